@@ -12,14 +12,26 @@
  * - search p50/p95 over the 200 queries (first 50 rows, newest first, with the total);
  * - filter+sort first pages (each a fresh query) and later pages (the cached result);
  * - "select all matching": `matchingIds` of the query whose total is nearest 10,000, cold.
+ * Issue 33, row bodies out of the heap: the engine is built as the mirror builds it (columns and
+ * an LRU of `TRANSACTION_BODIES` row bodies: `--bodies N` to change it); `--bodies all` keeps
+ * every body (the engine before). `load_cpu_ms` / `index_cpu_ms` / `search_cpu_mean_ms`: the
+ * process's CPU time for the same work, steadier than wall time when the machine is shared. The bodies live in a stand-in for IndexedDB, `BodyStore`: each row's JSON in one
+ * growing byte buffer (an ArrayBuffer, outside the JS heap), read back by id with a JSON.parse
+ * per row, as the mirror reads a page's missing bodies (`MirrorRuntime.query`: one bulk read,
+ * then `hold`). Every page figure includes that read. `heap_mb` is the JS heap after GC: the
+ * engine (ids, `slotById`, orders, the LRU's bodies, interned strings), the benchmark's world
+ * and queries — not the store; `array_buffers_mb` is the engine's typed arrays (columns, sort
+ * keys, token pool, postings, money) and `body_store_mb` the store's bytes, both apart.
  * Timing figures are noisy on a shared machine: note the load average beside them.
  */
 import { writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import type { Transaction } from '../schema/entities/transaction.ts';
 import type { TransactionFilter, TransactionSort } from '../schema/transaction-query.ts';
-import { toEngineRow, transactionCollection } from '../workers/collections/transactions.ts';
+import { createTransactionEngine, toEngineRow, transactionText, TRANSACTION_BODIES, type EngineRow } from '../workers/collections/transactions.ts';
+import { grownTo } from '../workers/typed-arrays.ts';
 import { benchQueries, benchWorld, rowPage } from './engine-rows.ts';
 
 setFlagsFromString('--expose-gc');
@@ -31,6 +43,7 @@ function arg(name: string, fallback: string): string {
 }
 
 const ROWS = Number(arg('rows', '100000'));
+const BODIES = arg('bodies', String(TRANSACTION_BODIES));
 const PAGE = 2_000;
 const SLICE = 1_000;
 
@@ -44,42 +57,110 @@ const heapMb = () => {
   gc();
   return process.memoryUsage().heapUsed / 1e6;
 };
+/** CPU time (user + system) this process spent since `since`, in ms: steadier than wall time on a shared machine. */
+const cpuMs = (since?: NodeJS.CpuUsage) => {
+  const u = process.cpuUsage(since);
+  return (u.user + u.system) / 1000;
+};
 const time = <T>(fn: () => T): [T, number] => {
   const t0 = performance.now();
   const out = fn();
   return [out, performance.now() - t0];
 };
 
+/**
+ * The IndexedDB stand-in: rows as JSON bytes in one buffer (outside the JS heap), found by the
+ * number their test uuid encodes (bench/engine-rows.ts: row i has id testUuid(1, i + 1)).
+ */
+class BodyStore {
+  private bytes = new Uint8Array(1 << 20);
+  private used = 0;
+  private start = new Float64Array(1024);
+  private end = new Float64Array(1024);
+  private readonly encoder = new TextEncoder();
+  private readonly decoder = new TextDecoder();
+
+  put(rows: readonly Transaction[]): void {
+    for (const row of rows) {
+      const i = indexOf(row.id);
+      const data = this.encoder.encode(JSON.stringify(row));
+      if (this.used + data.length > this.bytes.length) this.bytes = grownTo(this.bytes, Math.max(this.used + data.length, this.bytes.length * 2));
+      if (i >= this.start.length) {
+        this.start = grownTo(this.start, Math.max(i + 1, this.start.length * 2));
+        this.end = grownTo(this.end, this.start.length);
+      }
+      this.bytes.set(data, this.used);
+      this.start[i] = this.used;
+      this.end[i] = this.used += data.length;
+    }
+  }
+
+  /** Stored rows by id, as a bulk read answers (fresh objects). */
+  get(ids: readonly string[]): Map<string, Transaction> {
+    const out = new Map<string, Transaction>();
+    for (const id of ids) {
+      const i = indexOf(id);
+      out.set(id, JSON.parse(this.decoder.decode(this.bytes.subarray(this.start[i]!, this.end[i]!))) as Transaction);
+    }
+    return out;
+  }
+
+  get megabytes(): number {
+    return (this.bytes.byteLength + this.start.byteLength + this.end.byteLength) / 1e6;
+  }
+}
+const indexOf = (id: string) => Number.parseInt(id.slice(24), 16) - 1;
+
 const world = benchWorld(Math.max(50, Math.round(Math.sqrt(ROWS) / 2)));
-const engine = transactionCollection.engine(world.refs);
+const engine = createTransactionEngine<EngineRow>(transactionText(world.refs), BODIES === 'all' ? {} : { bodies: Number(BODIES) });
+const store = new BodyStore();
 const queries = benchQueries(world);
 const heapBefore = heapMb();
 
 // The load: pages as the mirror hands them over (fresh strings), then the text index in slices.
 // Only the engine's work is timed: making the synthetic page (the mirror's read) is not.
 let loadMs = 0;
+let loadCpuMs = 0;
 for (let from = 0; from < ROWS; from += PAGE) {
   const rows = rowPage(world, from, Math.min(PAGE, ROWS - from));
+  store.put(rows);
+  const cpu = process.cpuUsage();
   loadMs += time(() => engine.upsertMany(rows.map(toEngineRow)))[1];
+  loadCpuMs += cpuMs(cpu);
 }
+const indexCpu = process.cpuUsage();
 const [, indexMs] = time(() => {
   while (engine.indexSome(SLICE) > 0);
 });
-const firstQuery = { filter: { q: queries[0]! }, sort: 'occurred_desc' as const, offset: 0, limit: 50 };
-const [, firstMs] = time(() => engine.query(firstQuery));
+const indexCpuMs = cpuMs(indexCpu);
+/** A page as MirrorRuntime.query makes it: the engine's ids and held bodies, the missing ones read from the store and held. */
+const page = (filter: TransactionFilter, sort: TransactionSort = 'occurred_desc', offset = 0) => {
+  const ticket = engine.ticket();
+  const p = engine.page({ filter, sort, offset, limit: 50 });
+  const missing = p.ids.filter((_, i) => p.rows[i] === undefined);
+  if (missing.length > 0) {
+    const read = [...store.get(missing).values()].map(toEngineRow);
+    engine.hold(read, ticket);
+    const byId = new Map(read.map((r) => [r.id, r]));
+    p.ids.forEach((id, i) => (p.rows[i] ??= byId.get(id)));
+  }
+  return { rows: p.rows as EngineRow[], total: p.total };
+};
+const [, firstMs] = time(() => page({ q: queries[0]! }));
 const searchReadyMs = loadMs + indexMs + firstMs;
-
-const page = (filter: TransactionFilter, sort: TransactionSort = 'occurred_desc', offset = 0) => engine.query({ filter, sort, offset, limit: 50 });
 
 // Search: one warm-up pass (JIT), then the timed pass.
 for (const q of queries) page({ q });
 const searchMs: number[] = [];
 const totals: number[] = [];
+const searchCpu = process.cpuUsage();
 for (const q of queries) {
   const [r, ms] = time(() => page({ q }));
   searchMs.push(ms);
   totals.push(r.total);
 }
+
+const searchCpuMeanMs = cpuMs(searchCpu) / queries.length;
 
 // Filter+sort pages: each first page a fresh query (the engine caches one result), then a later page.
 const [p0, p1] = world.people;
@@ -120,19 +201,27 @@ for (let i = 0; i < 5; i++) {
 }
 
 const heapAfter = heapMb();
-// Typed arrays' backing stores live outside the JS heap: counted apart, so nothing hides there.
-const buffersMb = process.memoryUsage().arrayBuffers / 1e6;
+// Typed arrays' backing stores live outside the JS heap: counted apart, so nothing hides there
+// (the stand-in store's bytes apart from the engine's arrays).
+const storeMb = store.megabytes;
+const buffersMb = process.memoryUsage().arrayBuffers / 1e6 - storeMb;
 const result = {
   rows: ROWS,
+  bodies: BODIES,
+  bodies_in_memory: engine.bodiesInMemory,
   load_ms: round(loadMs, 0),
   index_ms: round(indexMs, 0),
   first_query_ms: round(firstMs, 1),
   search_ready_ms: round(searchReadyMs, 0),
+  load_cpu_ms: round(loadCpuMs, 0),
+  index_cpu_ms: round(indexCpuMs, 0),
   heap_mb: round(heapAfter, 1),
   engine_mb: round(heapAfter - heapBefore, 1),
   array_buffers_mb: round(buffersMb, 1),
+  body_store_mb: round(storeMb, 1),
   search_p50_ms: round(quantile(searchMs, 0.5)),
   search_p95_ms: round(quantile(searchMs, 0.95)),
+  search_cpu_mean_ms: round(searchCpuMeanMs, 3),
   search_max_ms: round(Math.max(...searchMs)),
   slowest: searchMs.map((ms, i) => ({ q: queries[i]!, ms: round(ms), total: totals[i]! })).sort((a, b) => b.ms - a.ms).slice(0, 5),
   filter_first_page_p50_ms: round(quantile(firstPages, 0.5)),

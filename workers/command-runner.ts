@@ -14,6 +14,8 @@ export interface CommandRunnerDeps {
   store: Pick<RxOutboxStore, 'putMany'> & Partial<Pick<RxOutboxStore, 'remove'>>;
   /** Resolves when the mirror's rows are in memory (checks read them). */
   ready: Promise<void>;
+  /** Brings the parts' rows into memory for the checks and the re-derivation (issue 33); its answer releases them. */
+  prepare?: (parts: readonly CommandPart[]) => Promise<() => void>;
   /** The rows of a collection, as a command's `check` sees them. */
   rows: (collection: MirroredCollection) => CommandCheckContext;
   /** The mirror as a command's `also.ids` reads it (rows of other collections it changes). */
@@ -83,6 +85,15 @@ export class CommandRunner {
     if (!parsed.success) return refused(errorBody('REQUEST_7001', undefined, validationMessages(parsed.error)).error_v2);
     const parts: CommandPart[] = def.split ? def.split.parts(parsed.data) : [{ def, args: parsed.data }];
     await this.deps.ready;
+    const release = (await this.deps.prepare?.(parts)) ?? (() => undefined);
+    try {
+      return await this.checkAndQueue(parts, t0, options);
+    } finally {
+      release();
+    }
+  }
+
+  private async checkAndQueue(parts: readonly CommandPart[], t0: number, options: RunOptions): Promise<RunOutcome> {
     for (const part of parts) {
       const code = part.def.check?.(part.args, this.deps.rows(part.def.collection)) ?? null;
       if (code) return refused(errorBody(code).error_v2);

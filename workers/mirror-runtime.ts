@@ -6,7 +6,7 @@ import type { TransactionFilter } from '../schema/transaction-query.ts';
 import type { QueriedCollection, ReferenceCollection } from '../schema/collections.ts';
 import type { EntityRefs, OutboxEntry } from '../sync/ports.ts';
 import { entityRefs } from '../sync/outbox-machine.ts';
-import { findDuplicateInvoices } from '../schema/bill-rules.ts';
+import { duplicatesOf } from './duplicate-invoices.ts';
 import type {
   CollectionPage, CollectionQuery, DuplicateInvoiceResult, QueryResult, ReferenceData, RowView, TransactionQuery, TransactionView,
 } from './api.ts';
@@ -25,6 +25,7 @@ import { ALSO_CHANGED, COMMANDED_REFERENCES, isQueried } from './command-reach.t
 import { DeliveredCommands } from './delivered-commands.ts';
 import { MootRefusals } from './moot-refusals.ts';
 import { textIndexing } from './text-indexing.ts';
+import { BodyReads } from './body-reads.ts';
 
 /**
  * One signed-in user's open mirror: the RxDB database, the outbox, the in-memory query engine
@@ -38,8 +39,7 @@ import { textIndexing } from './text-indexing.ts';
  * Cold start: opening is quick; loading 100k rows into the engine is not. Collections with a
  * first page load first (transactions); until every engine is loaded, their default view (no
  * filter, newest first) is answered by an indexed RxDB query on the negated-time index, and any
- * other query waits for the load. The text index then fills in the background in small slices;
- * searches meanwhile scan the rows not yet indexed.
+ * other query waits for the load. The text index then fills in the background in small slices.
  */
 export interface RuntimeOptions {
   name: string;
@@ -112,12 +112,15 @@ export class MirrorRuntime {
   /** Each feed's load, once started (loadFeed). */
   private readonly feedLoads = new Map<string, Promise<boolean>>();
   private closed = false;
+  /** Row bodies read back from IndexedDB for engines keeping only some in memory (issue 33: body-reads.ts). */
+  private readonly reads = new BodyReads({ closed: () => this.closed, changed: (c) => this.changed(c), onError: (e) => this.opts.onError?.(e) });
 
   private constructor(
     readonly db: MirrorDatabase,
     private readonly opts: RuntimeOptions,
   ) {
     this.outboxStore = new RxOutboxStore(db);
+    BodyReads.holdWithEntries(Object.values(this.engines), this.outboxIndex);
     this.moot = new MootRefusals(db.meta, this.outboxStore, (e) => opts.onError?.(e));
     this.feeds = createFeeds({
       db, engines: this.engines, shows: this.shows, creates: this.creates,
@@ -148,6 +151,7 @@ export class MirrorRuntime {
       index: this.outboxIndex,
       store: this.outboxStore,
       ready: this.ready,
+      prepare: (parts) => this.reads.prepare(parts, (c) => this.feedOf[c]),
       rows: (collection) => this.rowsOf(collection),
       reader: this.reader,
       refresh: (refs) => this.refreshRows(refs),
@@ -176,16 +180,22 @@ export class MirrorRuntime {
       await this.loadedOne(collection);
     }
     // Through the feed's engine: `this.engines[collection]` is a union TypeScript cannot tie to C.
-    const result = this.feedOf[collection].engine.query(q as never);
+    // Issue 33: the bodies the engine does not hold are read back (one bulk read of the page's missing rows).
+    const page = await this.reads.page(this.feedOf[collection], q);
     const view = this.views[collection] as (row: { id: string }) => RowView<C>;
-    return { rows: result.rows.map(view), total: result.total, offset: result.offset, took_ms: performance.now() - t0 };
+    return { rows: page.rows.map(view), total: page.total, offset: page.offset, took_ms: performance.now() - t0 };
   }
+
+  /** Every row of `collection` matching `filter` as shown (commands applied), in no promised order: what a report aggregates. */
+  matchingRows = (collection: QueriedCollection, filter: Record<string, unknown>): Promise<{ id: string }[]> =>
+    this.ready.then(() => this.reads.matching(this.feedOf[collection], filter));
 
   /** One row of a queried collection as shown, or null. */
   async get<C extends QueriedCollection>(collection: C, id: string): Promise<RowView<C> | null> {
     await this.outboxLoaded;
     const feed = this.feedOf[collection];
-    let row = feed.shown(id);
+    // In the engine, its body maybe in IndexedDB only (issue 33): read back and held in the LRU.
+    let row = await this.reads.shown(feed, id);
     if (!row && !this.loaded) {
       // Before the load: the stored row as shown, else one a pending command creates.
       const stored = (await feed.stored([id])).get(id);
@@ -215,17 +225,10 @@ export class MirrorRuntime {
    */
   async duplicateInvoices(vendorId: string, invoiceNumber: string, billId?: string): Promise<DuplicateInvoiceResult> {
     const { rows } = await this.query('bills', { filter: { vendor_ids: [vendorId] }, sort: 'created_desc', offset: 0, limit: Number.MAX_SAFE_INTEGER });
-    // Oldest first, as the server answers (created_at, id).
-    const bills = findDuplicateInvoices({ id: billId, vendor_id: vendorId, invoice_number: invoiceNumber }, rows)
-      .sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-    return { is_duplicate: bills.length > 0, bills };
+    return duplicatesOf(rows, vendorId, invoiceNumber, billId);
   }
 
-  /**
-   * Reference data as the UI reads it: every reference collection's stored rows, and for those
-   * commands change (COMMANDED_REFERENCES: the bill inbox's provisional bills) the rows as shown,
-   * commands applied, rows created offline included, each with its outbox marks.
-   */
+  /** Reference data as the UI reads it: stored rows; those commands change (COMMANDED_REFERENCES) as shown, with their marks. */
   referenceData(): ReferenceData {
     const data = this.refs.snapshot() as unknown as Record<ReferenceCollection, unknown[]>;
     for (const [kind, show] of this.shownReferences) data[kind] = show(this.refs.maps[kind] as ReadonlyMap<string, { id: string }>);
@@ -236,9 +239,7 @@ export class MirrorRuntime {
   referenceRows = (kind: ReferenceCollection): Iterable<object> =>
     this.shownReferences.get(kind)?.(this.refs.maps[kind] as ReadonlyMap<string, { id: string }>) ?? this.refs.maps[kind].values();
 
-  getTransaction(id: string): Promise<TransactionView | null> {
-    return this.get('transactions', id);
-  }
+  getTransaction = (id: string): Promise<TransactionView | null> => this.get('transactions', id);
 
   async close(): Promise<void> {
     if (this.closed) return;
@@ -262,7 +263,8 @@ export class MirrorRuntime {
   private rowsOf(collection: MirroredCollection): CommandCheckContext {
     if (isQueried(collection)) {
       const feed = this.feedOf[collection];
-      return { has: feed.has, get: (id) => feed.shown(id) as Readonly<Record<string, unknown>> | undefined };
+      // The engine knows every id; the bodies a check reads were brought in by `prepare` (held while it runs).
+      return { has: (id) => feed.engine.has(id), get: (id) => feed.shown(id) as Readonly<Record<string, unknown>> | undefined };
     }
     let byId: Map<string, Readonly<Record<string, unknown>>> | null = null;
     const rows = () => (byId ??= new Map((this.referenceData()[collection as ReferenceCollection] as { id: string }[]).map((r) => [r.id, r])));
@@ -319,7 +321,7 @@ export class MirrorRuntime {
     // Commands of refs.collection may change rows of others too (`also`): those are among the ids.
     for (const collection of [refs.collection, ...(ALSO_CHANGED[refs.collection] ?? [])]) {
       if (isQueried(collection)) {
-        if (this.feedOf[collection].refresh(refs.ids)) this.changed(collection);
+        if (this.reads.refresh(this.feedOf[collection], refs.ids)) this.changed(collection);
       } else if (this.shownReferences.has(collection as ReferenceCollection)) this.opts.onDataChanged?.([collection]);
     }
   }
@@ -386,7 +388,7 @@ export class MirrorRuntime {
     const changes = byKind(rows);
     const changed = new Set<string>();
     for (const [kind, { upserts, removals }] of changes) for (const id of this.refs.apply(kind, upserts as never, removals)) changed.add(id);
-    if (changed.size > 0) for (const feed of this.feeds) feed.reindexNaming(changed);
+    if (changed.size > 0) for (const feed of this.feeds) this.reads.reindexNaming(feed, changed);
     if (!notify) return;
     this.scheduleIndexing();
     this.opts.onDataChanged?.([...changes.keys()]);

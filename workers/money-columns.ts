@@ -110,3 +110,43 @@ export class MoneyColumns<R> {
     this.counted = grownTo(this.counted, size);
   }
 }
+
+/**
+ * An engine's money columns by fields: the declared ones (EngineSpec `money`) kept from the first
+ * row; others built on first use from every body, which only an engine keeping them all has.
+ */
+export class MoneyByFields<R> {
+  private map: Map<string, MoneyColumns<R>>;
+
+  constructor(private readonly declared: readonly MoneyFields<R>[] = []) {
+    this.map = this.fresh();
+  }
+
+  set(slot: number, row: R): void {
+    for (const money of this.map.values()) money.set(slot, row);
+  }
+
+  clear(): void {
+    this.map = this.fresh();
+  }
+
+  /** The columns for `fields`; `rows` walks every body to build undeclared ones (null: none in memory, refused). */
+  of(fields: MoneyFields<R>, rows: ((each: (slot: number, row: R) => void) => void) | null): MoneyColumns<R> {
+    const key = moneyKey(fields);
+    const kept = this.map.get(key);
+    if (kept) return kept;
+    if (!rows) throw new Error(`totals over ${key}: not among the engine's money columns (spec.money), and the row bodies are not in memory`);
+    const money = new MoneyColumns(key, fields);
+    rows((slot, row) => money.set(slot, row));
+    this.map.set(key, money);
+    return money;
+  }
+
+  private fresh(): Map<string, MoneyColumns<R>> {
+    return new Map(this.declared.map((f) => [moneyKey(f), new MoneyColumns(moneyKey(f), f)]));
+  }
+}
+
+function moneyKey<R>(fields: MoneyFields<R>): string {
+  return `${String(fields.amount)}|${String(fields.currency)}|${fields.only ? `${String(fields.only.field)}=${fields.only.values.join(',')}` : ''}`;
+}

@@ -1,7 +1,10 @@
 import { queryTerms } from '../schema/transaction-query.ts';
 import { SearchIndex } from './search-index.ts';
-import { SortedOrder, type SlotCompare } from './sorted-order.ts';
-import { MoneyColumns, type MoneyFields, type Totals } from './money-columns.ts';
+import { SortedOrder } from './sorted-order.ts';
+import type { EnginePage, EngineQuery, EngineResult, EngineSpec, RowColumns, SlotRows, SortKeys, TextFilter } from './engine-spec.ts';
+import { RowBodies } from './row-bodies.ts';
+import { MoneyByFields, type MoneyColumns, type MoneyFields, type Totals } from './money-columns.ts';
+import { inOrder, RANK_SORT_SHARE, walkOn, type CachedResult } from './query-result.ts';
 import { grownTo } from './typed-arrays.ts';
 
 /**
@@ -16,85 +19,16 @@ import { grownTo } from './typed-arrays.ts';
  * structural filter and the text-match mark of each slot, and keeps the matching slots so the
  * virtualised table can page through the same result without re-filtering.
  */
-export interface EngineQuery<F, S extends string> {
-  filter: F;
-  sort: S;
-  offset: number;
-  limit: number;
-}
-
-export interface EngineResult<R> {
-  rows: R[];
-  total: number;
-  offset: number;
-}
-
-/** Every filter may carry free text `q`, matched by the text index (server: search_text LIKE). */
-export interface TextFilter {
-  q?: string | undefined;
-}
-
-/**
- * A collection's sort keys, for one engine. The generic implementation compares rows with the
- * spec's comparator; a hot collection keeps keys in typed arrays (transactions: time, amount,
- * merchant rank), which makes a 100k-row merge an order of magnitude cheaper.
- * Every comparator must be a total order (end with a tie-break on the id): removal
- * binary-searches a slot's position.
- */
-export interface SortKeys<R, S extends string> {
-  /** Whether a row's place in some order may differ between its old and new version. */
-  moved(before: R, after: R): boolean;
-  /** A row arrives (new, or moved): the sort whose order it invalidates (to rebuild), or null. */
-  invalidates(row: R): S | null;
-  /** Stores the slot's keys; true when key arrays were replaced (comparators are remade). */
-  set(slot: number, row: R): boolean;
-  compare(sort: S, rows: readonly (R | undefined)[]): SlotCompare;
-  clear(): void;
-}
-
-/** What the engine needs of a collection; built once, so nothing is looked up per row. */
-export interface EngineSpec<R extends { id: string }, F extends TextFilter, S extends string> {
-  /** The first sort is the default (matchingIds' order). */
-  sorts: readonly [S, ...S[]];
-  /** The row's searchable text (own fields and the names of rows it refers to). */
-  textOf: (row: R) => string;
-  /** The structural part of a filter as a predicate; null when there is none. */
-  compileFilter: (filter: F) => ((row: R) => boolean) | null;
-  sortKeys: () => SortKeys<R, S>;
-  /**
-   * Optional (issue 33): the filter's fields as typed columns, so a filter is a loop over
-   * integers; when given, its `compile` replaces `compileFilter` (with the same meaning).
-   */
-  columns?: () => RowColumns<R, F>;
-}
-
-/** A collection's filter columns: kept by every upsert, compiled per query into a slot predicate. */
-export interface RowColumns<R, F> {
-  /** Stores the row's filter fields (and may swap its repeated strings for shared copies: equal values). */
-  set(slot: number, row: R): void;
-  clear(): void;
-  /** The structural part of the filter over the columns; null when there is none. */
-  compile(filter: F): ((slot: number) => boolean) | null;
-}
-
-/** A text query matching fewer than 1 / this of the rows is ordered by rank (k log k) rather than by a walk of the order (n). */
-const RANK_SORT_SHARE = 8;
-
-interface CachedResult {
-  key: string;
-  version: number;
-  slots: ArrayLike<number>;
-  /** The exact number of matches (known before `slots` is complete). */
-  total: number;
-  /** A walk of the order stopped once the page was filled: where to resume (null: complete). */
-  walk: { order: readonly number[]; next: number; gen: number; out: Int32Array; predicate: ((slot: number) => boolean) | null } | null;
-}
+export type { EnginePage, EngineQuery, EngineResult, EngineSpec, RowColumns, SlotRows, SortKeys, TextFilter } from './engine-spec.ts';
 
 // Totals (count and sums per currency) live in money-columns.ts; their types are part of the engine's API.
 export { EMPTY_TOTALS, type FieldOf, type MoneyFields, type Totals } from './money-columns.ts';
 
 export class QueryEngine<R extends { id: string }, F extends TextFilter, S extends string> {
-  private rows: (R | undefined)[] = [];
+  /** slot → its row's id (undefined: a free slot); the engine's one per-row object besides `slotById`'s entry. */
+  private ids: (string | undefined)[] = [];
+  /** The row bodies: all of them, or (spec `bodies`) an LRU plus the held ones (row-bodies.ts). */
+  private readonly bodies: RowBodies<R>;
   private slotById = new Map<string, number>();
   private freeSlots: number[] = [];
   private orders = new Map<S, SortedOrder>();
@@ -102,6 +36,7 @@ export class QueryEngine<R extends { id: string }, F extends TextFilter, S exten
   private readonly keys: SortKeys<R, S>;
   private readonly columns: RowColumns<R, F> | null;
   private readonly textOf: (row: R) => string;
+  private readonly slotRows: SlotRows<R>;
   private marks = new Uint32Array(0);
   private scratch = new Int32Array(0);
   private markGen = 0;
@@ -109,17 +44,38 @@ export class QueryEngine<R extends { id: string }, F extends TextFilter, S exten
   private cache: CachedResult | null = null;
   /** The last totals, valid while the cached result's slots (same query, same version) are. */
   private totalsCache: { key: string; version: number; totals: Totals } | null = null;
-  /** Money columns for the fields totals were last asked for (null until then). */
-  private money: MoneyColumns<R> | null = null;
+  /** Money columns by fields: the spec's from the first row, others (bodies all kept) from first use. */
+  private readonly money: MoneyByFields<R>;
 
   constructor(private readonly spec: EngineSpec<R, F, S>) {
     this.keys = spec.sortKeys();
     this.columns = spec.columns?.() ?? null;
     this.textOf = spec.textOf;
+    this.bodies = new RowBodies(spec.bodies);
+    if (!this.bodies.keepsAll && !this.columns) throw new Error('an engine keeping only some row bodies needs filter columns');
+    this.money = new MoneyByFields(spec.money);
+    this.slotRows = {
+      row: (slot) => {
+        const row = this.bodies.at(slot, false);
+        if (!row) throw new Error(`row body of slot ${slot} is not in memory`);
+        return row;
+      },
+      id: (slot) => this.ids[slot]!,
+    };
   }
 
   get size(): number {
     return this.slotById.size;
+  }
+
+  /** Whether every row body is in memory (no `bodies` in the spec): `query`, `matchingRows` and `reindexWhere` then read them. */
+  get keepsBodies(): boolean {
+    return this.bodies.keepsAll;
+  }
+
+  /** Bodies in memory now (cached and held): what `bodies` bounds. */
+  get bodiesInMemory(): number {
+    return this.bodies.inMemory(this.slotById.size);
   }
 
   /** Rows still waiting for the text index (they are searched by scan meanwhile). */
@@ -127,13 +83,52 @@ export class QueryEngine<R extends { id: string }, F extends TextFilter, S exten
     return this.search.backlog;
   }
 
+  /** The row's body when in memory (every one without `bodies`; else cached or held), or undefined. */
   get(id: string): R | undefined {
     const slot = this.slotById.get(id);
-    return slot === undefined ? undefined : this.rows[slot];
+    return slot === undefined ? undefined : this.bodies.at(slot, true);
   }
 
-  upsertMany(rows: readonly R[]): void {
-    for (const row of rows) this.upsert(row);
+  /** Whether a row with this id is in the engine (its body may be in the store only). */
+  has(id: string): boolean {
+    return this.slotById.has(id);
+  }
+
+  /** Which bodies stay in memory whatever the LRU does (the mirror: rows with outbox entries), decided as each is stored. */
+  keepBodies(keep: (row: R) => boolean): void {
+    this.bodies.keepWhen(keep);
+  }
+
+  /** Holds these rows' bodies in memory until the returned release runs (rows not in IndexedDB yet, a command's rows). */
+  pin(ids: readonly string[]): () => void {
+    return this.bodies.pin(ids, (id) => this.slotById.get(id));
+  }
+
+  /** A stamp for `hold`: bodies read from the store after it are no older than the engine's rows stored before it. */
+  ticket(): number {
+    return this.bodies.ticket();
+  }
+
+  /** Bodies read back from the store (as shown) into the LRU, unless in memory or stored again since `ticket`; columns untouched. */
+  hold(rows: readonly R[], ticket: number): void {
+    for (const row of rows) {
+      const slot = this.slotById.get(row.id);
+      if (slot !== undefined) this.bodies.readBack(slot, row, ticket);
+    }
+  }
+
+  /**
+   * Stores rows (new or changed). With `ticket` (rows read back from the store): only rows still
+   * in the engine and not stored again since the ticket (a newer row wins).
+   */
+  upsertMany(rows: readonly R[], ticket?: number): void {
+    for (const row of rows) {
+      if (ticket !== undefined) {
+        const slot = this.slotById.get(row.id);
+        if (slot === undefined || this.bodies.newerThan(slot, ticket)) continue;
+      }
+      this.upsert(row);
+    }
     this.version++;
   }
 
@@ -143,26 +138,52 @@ export class QueryEngine<R extends { id: string }, F extends TextFilter, S exten
   }
 
   clear(): void {
-    this.rows = [];
+    this.ids = [];
+    this.bodies.clear();
     this.slotById.clear();
     this.freeSlots = [];
     this.orders.clear();
     this.keys.clear();
     this.columns?.clear();
     this.search.clear();
-    this.money = null;
+    this.money.clear();
     this.version++;
   }
 
-  /** Re-derives the search text of rows matching `pred` (a referenced name changed). */
+  /** Re-derives the search text of rows matching `pred` (a referenced name changed); every body must be in memory. */
   reindexWhere(pred: (row: R) => boolean): number {
+    this.needBodies('reindexWhere');
     let n = 0;
-    for (let slot = 0; slot < this.rows.length; slot++) {
-      const row = this.rows[slot];
+    for (let slot = 0; slot < this.ids.length; slot++) {
+      const row = this.bodies.at(slot, false);
       if (row && pred(row)) {
         this.search.set(slot, this.textOf(row));
         n++;
       }
+    }
+    if (n > 0) this.version++;
+    return n;
+  }
+
+  /** Ids of the rows whose search text may name one of these reference ids (the columns' `naming`; every row without it). */
+  idsNaming(ids: ReadonlySet<string>): string[] {
+    const naming = this.columns?.naming?.(ids) ?? (() => true);
+    const out: string[] = [];
+    for (let slot = 0; slot < this.ids.length; slot++) {
+      const id = this.ids[slot];
+      if (id !== undefined && naming(slot)) out.push(id);
+    }
+    return out;
+  }
+
+  /** Re-derives the search text of these rows (bodies read back, as shown), unless stored again since `ticket`. */
+  retext(rows: readonly R[], ticket: number): number {
+    let n = 0;
+    for (const row of rows) {
+      const slot = this.slotById.get(row.id);
+      if (slot === undefined || this.bodies.newerThan(slot, ticket)) continue;
+      this.search.set(slot, this.textOf(row));
+      n++;
     }
     if (n > 0) this.version++;
     return n;
@@ -173,29 +194,44 @@ export class QueryEngine<R extends { id: string }, F extends TextFilter, S exten
     return this.search.indexSome(budget);
   }
 
+  /** A page of rows; every body must be in memory (else `page`, then the store, then `hold`). */
   query(q: EngineQuery<F, S>): EngineResult<R> {
+    const { rows, total, offset } = this.page(q);
+    const missing = rows.indexOf(undefined);
+    if (missing >= 0) throw new Error(`query: the body of row ${this.page(q).ids[missing]} is not in memory (read it from the store: page, hold)`);
+    return { rows: rows as R[], total, offset };
+  }
+
+  /** A page's ids in order with the bodies in memory (undefined where only the store has it). */
+  page(q: EngineQuery<F, S>): EnginePage<R> {
     const head = this.result(q.filter, q.sort, 0);
     const offset = Math.max(0, Math.min(Math.trunc(q.offset), head.total));
     const end = Math.min(head.total, offset + Math.max(0, Math.trunc(q.limit)));
     const { slots, total } = this.result(q.filter, q.sort, end);
-    const rows: R[] = [];
-    for (let i = offset; i < Math.min(end, slots.length); i++) rows.push(this.rows[slots[i]!]!);
-    return { rows, total, offset };
+    const ids: string[] = [];
+    const rows: (R | undefined)[] = [];
+    for (let i = offset; i < Math.min(end, slots.length); i++) {
+      const slot = slots[i]!;
+      ids.push(this.ids[slot]!);
+      rows.push(this.bodies.at(slot, true));
+    }
+    return { ids, rows, total, offset };
   }
 
   /** Ids of every match, in the default (first) sort. */
   matchingIds(filter: F): string[] {
     const slots = this.matchingSlots(filter, this.spec.sorts[0]);
     const ids = new Array<string>(slots.length);
-    for (let i = 0; i < slots.length; i++) ids[i] = this.rows[slots[i]!]!.id;
+    for (let i = 0; i < slots.length; i++) ids[i] = this.ids[slots[i]!]!;
     return ids;
   }
 
-  /** Every matching row (commands applied), in no promised order: what a report aggregates. */
+  /** Every matching row (commands applied), in no promised order: what a report aggregates. Every body must be in memory. */
   matchingRows(filter: F): R[] {
+    this.needBodies('matchingRows');
     const slots = this.matchingSlots(filter, this.spec.sorts[0]);
     const rows = new Array<R>(slots.length);
-    for (let i = 0; i < slots.length; i++) rows[i] = this.rows[slots[i]!]!;
+    for (let i = 0; i < slots.length; i++) rows[i] = this.bodies.at(slots[i]!, false)!;
     return rows;
   }
 
@@ -224,36 +260,33 @@ export class QueryEngine<R extends { id: string }, F extends TextFilter, S exten
   }
 
   private moneyColumns(fields: MoneyFields<R>): MoneyColumns<R> {
-    const key = `${fields.amount}|${fields.currency}|${fields.only ? `${fields.only.field}=${fields.only.values.join(',')}` : ''}`;
-    if (this.money?.key === key) return this.money;
-    const money = new MoneyColumns(key, fields);
-    for (let slot = 0; slot < this.rows.length; slot++) {
-      const row = this.rows[slot];
-      if (row) money.set(slot, row);
-    }
-    this.money = money;
-    return money;
+    return this.money.of(fields, this.bodies.keepsAll ? (each) => this.ids.forEach((id, slot) => id !== undefined && each(slot, this.bodies.at(slot, false)!)) : null);
+  }
+
+  private needBodies(what: string): void {
+    if (!this.bodies.keepsAll) throw new Error(`${what} reads every row body: this engine keeps ${this.bodies.capacity} in memory (read them from the store)`);
   }
 
   private upsert(row: R): void {
     const existing = this.slotById.get(row.id);
     if (existing === undefined) {
-      const slot = this.freeSlots.pop() ?? this.rows.length;
-      this.rows[slot] = row;
+      const slot = this.freeSlots.pop() ?? this.ids.length;
+      this.ids[slot] = row.id;
       this.slotById.set(row.id, slot);
+      this.bodies.store(slot, row);
       this.columns?.set(slot, row);
       this.place(slot, row);
-      this.money?.set(slot, row);
+      this.money.set(slot, row);
       for (const order of this.orders.values()) order.add(slot);
       this.search.set(slot, this.textOf(row));
       return;
     }
-    const old = this.rows[existing]!;
-    const moved = this.keys.moved(old, row);
+    // Compared with the slot's stored keys (the old body may be gone), before they are replaced.
+    const moved = this.keys.moved(existing, row);
     if (moved) for (const order of this.orders.values()) order.remove(existing);
-    this.rows[existing] = row;
+    this.bodies.store(existing, row);
     this.columns?.set(existing, row);
-    this.money?.set(existing, row);
+    this.money.set(existing, row);
     if (moved) {
       this.place(existing, row);
       for (const order of this.orders.values()) order.add(existing);
@@ -267,7 +300,7 @@ export class QueryEngine<R extends { id: string }, F extends TextFilter, S exten
     const stale = this.keys.invalidates(row);
     if (stale !== null) this.orders.delete(stale);
     // Comparators hold the key arrays they were made with: hand them the new ones.
-    if (this.keys.set(slot, row)) for (const [sort, order] of this.orders) order.setCompare(this.keys.compare(sort, this.rows));
+    if (this.keys.set(slot, row)) for (const [sort, order] of this.orders) order.setCompare(this.keys.compare(sort, this.slotRows));
   }
 
   private remove(id: string): void {
@@ -275,7 +308,8 @@ export class QueryEngine<R extends { id: string }, F extends TextFilter, S exten
     if (slot === undefined) return;
     for (const order of this.orders.values()) order.remove(slot);
     this.search.remove(slot);
-    this.rows[slot] = undefined;
+    this.bodies.drop(slot);
+    this.ids[slot] = undefined;
     this.slotById.delete(id);
     this.freeSlots.push(slot);
   }
@@ -294,7 +328,7 @@ export class QueryEngine<R extends { id: string }, F extends TextFilter, S exten
     const key = `${sort}|${JSON.stringify(filter)}`;
     const hit = this.cache;
     if (hit && hit.key === key && hit.version === this.version) {
-      if (hit.walk && hit.slots.length < need) this.walkOn(hit, need);
+      if (hit.walk && hit.slots.length < need) walkOn(hit, need, this.marks);
       return hit;
     }
     const sorted = this.order(sort);
@@ -306,14 +340,14 @@ export class QueryEngine<R extends { id: string }, F extends TextFilter, S exten
     let result: CachedResult = { key, version: this.version, slots: order, total: order.length, walk: null };
     if (found && found.slots.length * RANK_SORT_SHARE < order.length) {
       // Few matches: put them in order by their rank in the sort instead of walking all of it.
-      const slots = this.inOrder(found.slots, sorted, predicate);
+      const slots = inOrder(found.slots, sorted, predicate);
       result = { ...result, slots, total: slots.length };
     } else if (found) {
       let total = found.slots.length;
       if (predicate) for (const slot of found.slots) if (!predicate(slot)) total--;
       const walk = { order, next: 0, gen: found.gen, out: new Int32Array(total), predicate };
       result = { ...result, slots: walk.out.subarray(0, 0), total, walk };
-      this.walkOn(result, need);
+      walkOn(result, need, this.marks);
     } else if (predicate) {
       if (this.scratch.length < order.length) this.scratch = new Int32Array(order.length * 2);
       const out = this.scratch;
@@ -329,56 +363,18 @@ export class QueryEngine<R extends { id: string }, F extends TextFilter, S exten
     return result;
   }
 
-  /** Walks on through the order until `need` matches are in place (or all `total` are). */
-  private walkOn(result: CachedResult, need: number): void {
-    const walk = result.walk!;
-    const { order, gen, out, predicate } = walk;
-    const marks = this.marks;
-    const stop = Math.min(need, result.total);
-    let n = result.slots.length;
-    let i = walk.next;
-    while (n < stop && i < order.length) {
-      const slot = order[i++]!;
-      if (marks[slot] !== gen) continue;
-      if (predicate && !predicate(slot)) continue;
-      out[n++] = slot;
-    }
-    walk.next = i;
-    result.slots = out.subarray(0, n);
-    // The order holds every live slot, so the walk finds them all; were one missing, the total
-    // would shrink to what the order holds rather than promise rows it cannot give.
-    if (i === order.length) result.total = n;
-    if (n === result.total) result.walk = null;
-  }
-
   /** The filter's structural part as a slot predicate: over the columns when the collection has them, else over the rows. */
   private predicate(filter: F): ((slot: number) => boolean) | null {
     if (this.columns) return this.columns.compile(filter);
     const matches = this.spec.compileFilter(filter);
-    const rows = this.rows;
-    return matches && ((slot) => matches(rows[slot]!));
-  }
-
-  private inOrder(slots: Uint32Array, sorted: SortedOrder, predicate: ((slot: number) => boolean) | null): Int32Array {
-    const rank = sorted.ranks();
-    const ranks = new Uint32Array(slots.length);
-    let n = 0;
-    for (let i = 0; i < slots.length; i++) {
-      const slot = slots[i]!;
-      if (predicate && !predicate(slot)) continue;
-      ranks[n++] = rank[slot]!;
-    }
-    const order = sorted.view();
-    const picked = ranks.subarray(0, n).sort();
-    const out = new Int32Array(n);
-    for (let i = 0; i < n; i++) out[i] = order[picked[i]!]!;
-    return out;
+    const bodies = this.bodies;
+    return matches && ((slot) => matches(bodies.at(slot, false)!));
   }
 
   /** Stamps matching slots with a fresh generation number (no clearing between queries); returns them too. */
   private markMatches(terms: string[]): { gen: number; slots: Uint32Array } {
-    if (this.marks.length < this.rows.length) {
-      this.marks = grownTo(this.marks, Math.max(1024, this.rows.length * 2));
+    if (this.marks.length < this.ids.length) {
+      this.marks = grownTo(this.marks, Math.max(1024, this.ids.length * 2));
     }
     if (++this.markGen === 0xffffffff) {
       this.marks.fill(0);
@@ -390,8 +386,8 @@ export class QueryEngine<R extends { id: string }, F extends TextFilter, S exten
   private order(sort: S): SortedOrder {
     let order = this.orders.get(sort);
     if (!order) {
-      order = new SortedOrder(this.keys.compare(sort, this.rows));
-      for (let slot = 0; slot < this.rows.length; slot++) if (this.rows[slot]) order.add(slot);
+      order = new SortedOrder(this.keys.compare(sort, this.slotRows));
+      for (let slot = 0; slot < this.ids.length; slot++) if (this.ids[slot] !== undefined) order.add(slot);
       this.orders.set(sort, order);
     }
     return order;

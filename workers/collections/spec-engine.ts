@@ -32,9 +32,9 @@ function comparedSortKeys<R, S extends string>(compare: (sort: S) => (a: R, b: R
     moved: () => true,
     invalidates: () => null,
     set: () => false,
-    compare: (sort, rows) => {
+    compare: (sort, slots) => {
       const cmp = compare(sort);
-      return (a, b) => cmp(rows[a]!, rows[b]!);
+      return (a, b) => cmp(slots.row(a), slots.row(b));
     },
     clear: () => undefined,
   };

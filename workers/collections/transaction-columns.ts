@@ -57,13 +57,19 @@ export class TransactionColumns<R extends Transaction> implements RowColumns<R, 
   private table = new StringTable();
   private ints: Record<IntColumn, Int32Array> = fresh(1024);
   private amount = new Float64Array(1024);
-  /** Bit 1: has a receipt; bit 2: held (fraud_status FLAGGED). */
+  /** Bit 1: has a receipt; bit 2: held (fraud_status FLAGGED); bit 4: has tracking options. */
   private flags = new Uint8Array(1024);
+  private readonly dedupeRows: boolean;
+
+  /** `dedupeRows`: swap the row's repeated strings for the table's copies (default; pointless when the engine drops the body). */
+  constructor(options: { dedupeRows?: boolean } = {}) {
+    this.dedupeRows = options.dedupeRows ?? true;
+  }
 
   set(slot: number, row: R): void {
     if (slot >= this.amount.length) this.grow(slot + 1);
     const table = this.table;
-    if (!Object.isFrozen(row)) {
+    if (this.dedupeRows && !Object.isFrozen(row)) {
       const fields = row as unknown as Record<Interned, string | null | undefined>;
       for (const f of INTERNED) {
         const v = fields[f];
@@ -82,7 +88,26 @@ export class TransactionColumns<R extends Transaction> implements RowColumns<R, 
     c.currency[slot] = ref(row.currency);
     c.day[slot] = dayOf(row.occurred_at);
     this.amount[slot] = row.amount;
-    this.flags[slot] = (row.receipt_ids.length > 0 ? 1 : 0) | (row.fraud_status === 'FLAGGED' ? 2 : 0);
+    let tracked = 0;
+    for (const category in row.tracking) if (Object.hasOwn(row.tracking, category)) tracked = 4;
+    this.flags[slot] = (row.receipt_ids.length > 0 ? 1 : 0) | (row.fraud_status === 'FLAGGED' ? 2 : 0) | tracked;
+  }
+
+  /**
+   * Slots whose search text may name one of `ids` (transactionText: cardholder, GL account,
+   * department, location, tracking category and option): the id columns, and every row with
+   * tracking options (their ids are not kept as columns).
+   */
+  naming(ids: ReadonlySet<string>): (slot: number) => boolean {
+    const wanted = new Uint8Array(this.table.size);
+    for (const id of ids) {
+      const n = this.table.find(id);
+      if (n >= 0) wanted[n] = 1;
+    }
+    const { user, gl, department, location } = this.ints;
+    const flags = this.flags;
+    const named = (n: number) => n >= 0 && wanted[n] === 1;
+    return (s) => (flags[s]! & 4) === 4 || named(user[s]!) || named(gl[s]!) || named(department[s]!) || named(location[s]!);
   }
 
   clear(): void {

@@ -1,14 +1,15 @@
 import { transactionEntity, type Transaction } from '../../schema/entities/transaction.ts';
 import { fullName } from '../../schema/entities/spend-user.ts';
 import type { MirroredTransaction } from '../../schema/mirror.ts';
-import { compareTransactions, type TransactionFilter, type TransactionSort } from '../../schema/transaction-query.ts';
+import type { TransactionFilter, TransactionSort } from '../../schema/transaction-query.ts';
+import { SPEND_TRANSACTION_STATES } from '../../schema/reports.ts';
 import type { OutboxIndex } from '../outbox-index.ts';
-import { QueryEngine, type EngineSpec, type SortKeys } from '../query-engine.ts';
+import { QueryEngine, type EngineSpec, type MoneyFields, type SlotRows, type SortKeys } from '../query-engine.ts';
 import { rebaser, type RowShape } from '../rebase.ts';
 import type { ReferenceCache } from '../reference-cache.ts';
 import type { SlotCompare } from '../sorted-order.ts';
 import type { WorkerCollection } from './worker-collection.ts';
-import { TransactionColumns } from './transaction-columns.ts';
+import { StringTable, TransactionColumns } from './transaction-columns.ts';
 import { grownTo } from '../typed-arrays.ts';
 import { engineTransactions, serverTransactions, storedTransactions } from './generated/transactions.ts';
 
@@ -112,25 +113,29 @@ export function compileTransactionFilter(f: TransactionFilter): ((t: Transaction
 /**
  * Sort keys per slot in typed arrays: comparing numbers from a typed array is an order of
  * magnitude cheaper than reading two objects' properties and comparing their ISO strings, and a
- * merge of 100k rows does that a million times. Ties fall back to the shared
- * `compareTransactions`, so the order is exactly the server's whenever occurred_at strings share
- * one format (the API always sends UTC ISO strings, where string order and time order agree).
+ * merge of 100k rows does that a million times. Ties fall back to the row id (the shared
+ * `compareTransactions` ends with it), so the order is exactly the server's whenever
+ * occurred_at strings share one format (the API always sends UTC ISO strings with milliseconds,
+ * where string order and time order agree). Nothing here reads a row body (issue 33: the engine
+ * keeps most bodies in IndexedDB only): the merchant is kept per slot as its name's id.
  */
 class TransactionSortKeys<R extends Transaction> implements SortKeys<R, TransactionSort> {
   private timeKey = new Float64Array(1024);
   private amountKey = new Float64Array(1024);
-  private merchantKey = new Int32Array(1024);
-  private merchantRank = new Map<string, number>();
+  /** slot → the merchant name's id in `names`. */
+  private merchantId = new Int32Array(1024);
+  private names = new StringTable();
+  /** name id → its rank among the distinct names (localeCompare order), for the first `ranked` names. */
+  private rankOf = new Int32Array(0);
+  private ranked = 0;
 
-  moved(a: R, b: R): boolean {
-    return a.occurred_at !== b.occurred_at || a.amount !== b.amount || a.merchant_name !== b.merchant_name;
+  moved(slot: number, row: R): boolean {
+    return this.timeKey[slot] !== timeOf(row) || this.amountKey[slot] !== row.amount || this.merchantId[slot] !== this.names.find(row.merchant_name);
   }
 
   /** A new merchant name shifts every rank: the merchant order is rebuilt on its next use. */
   invalidates(row: R): TransactionSort | null {
-    if (this.merchantRank.has(row.merchant_name)) return null;
-    this.merchantRank.clear();
-    return 'merchant_asc';
+    return this.names.find(row.merchant_name) >= 0 ? null : 'merchant_asc';
   }
 
   set(slot: number, row: R): boolean {
@@ -139,61 +144,73 @@ class TransactionSortKeys<R extends Transaction> implements SortKeys<R, Transact
       const size = Math.max(slot + 1, this.timeKey.length * 2);
       this.timeKey = grownTo(this.timeKey, size);
       this.amountKey = grownTo(this.amountKey, size);
-      this.merchantKey = grownTo(this.merchantKey, size);
+      this.merchantId = grownTo(this.merchantId, size);
       grown = true;
     }
-    const desc = (row as { occurred_desc?: number }).occurred_desc;
-    this.timeKey[slot] = desc !== undefined ? -desc : Date.parse(row.occurred_at);
+    this.timeKey[slot] = timeOf(row);
     this.amountKey[slot] = row.amount;
-    this.merchantKey[slot] = this.merchantRank.get(row.merchant_name) ?? -1;
+    this.merchantId[slot] = this.names.id(row.merchant_name);
     return grown;
   }
 
   clear(): void {
-    this.merchantRank.clear();
+    this.names = new StringTable();
+    this.rankOf = new Int32Array(0);
+    this.ranked = 0;
   }
 
-  compare(sort: TransactionSort, rows: readonly (R | undefined)[]): SlotCompare {
-    const exact = compareTransactions(sort);
-    const tie = (a: number, b: number) => exact(rows[a]!, rows[b]!);
+  compare(sort: TransactionSort, slots: SlotRows<R>): SlotCompare {
     const time = this.timeKey;
     const amount = this.amountKey;
+    // byDateThenId's descending tie-break: the greater id first.
+    const idDesc = (a: number, b: number) => {
+      const x = slots.id(a);
+      const y = slots.id(b);
+      return x < y ? 1 : x > y ? -1 : 0;
+    };
+    const byTimeDesc = (a: number, b: number) => time[b]! - time[a]! || idDesc(a, b);
     switch (sort) {
       case 'occurred_desc':
-        return (a, b) => time[b]! - time[a]! || tie(a, b);
+        return byTimeDesc;
       case 'occurred_asc':
-        return (a, b) => time[a]! - time[b]! || tie(a, b);
+        return (a, b) => byTimeDesc(b, a);
       case 'amount_desc':
-        return (a, b) => amount[b]! - amount[a]! || time[b]! - time[a]! || tie(a, b);
+        return (a, b) => amount[b]! - amount[a]! || byTimeDesc(a, b);
       case 'amount_asc':
-        return (a, b) => amount[a]! - amount[b]! || time[b]! - time[a]! || tie(a, b);
+        return (a, b) => amount[a]! - amount[b]! || byTimeDesc(a, b);
       case 'merchant_asc': {
         // localeCompare per comparison would cost seconds at 100k rows: compare the rank of the
         // merchant name among the distinct names (sorted once with localeCompare) instead.
-        this.merchantRanks(rows);
-        const rank = this.merchantKey;
-        const byTime = compareTransactions('occurred_desc');
-        return (a, b) => rank[a]! - rank[b]! || time[b]! - time[a]! || byTime(rows[a]!, rows[b]!);
+        const rank = this.merchantRanks();
+        const merchant = this.merchantId;
+        return (a, b) => rank[merchant[a]!]! - rank[merchant[b]!]! || byTimeDesc(a, b);
       }
     }
   }
 
-  private merchantRanks(rows: readonly (R | undefined)[]): void {
-    if (this.merchantRank.size === 0) {
-      const names = new Set<string>();
-      for (const row of rows) if (row) names.add(row.merchant_name);
-      const sorted = [...names].sort((a, b) => a.localeCompare(b));
-      let rank = 0;
-      sorted.forEach((name, i) => {
-        if (i > 0 && sorted[i - 1]!.localeCompare(name) !== 0) rank++;
-        this.merchantRank.set(name, rank);
-      });
-    }
-    for (let slot = 0; slot < rows.length; slot++) {
-      const row = rows[slot];
-      if (row) this.merchantKey[slot] = this.merchantRank.get(row.merchant_name)!;
-    }
+  /** Ranks every name seen so far (names equal under localeCompare share one). */
+  private merchantRanks(): Int32Array {
+    const n = this.names.size;
+    if (this.ranked === n) return this.rankOf;
+    const ids = Array.from({ length: n }, (_, i) => i);
+    const name = (i: number) => this.names.string(i);
+    ids.sort((a, b) => name(a).localeCompare(name(b)));
+    const rankOf = new Int32Array(n);
+    let rank = 0;
+    ids.forEach((id, i) => {
+      if (i > 0 && name(ids[i - 1]!).localeCompare(name(id)) !== 0) rank++;
+      rankOf[id] = rank;
+    });
+    this.rankOf = rankOf;
+    this.ranked = n;
+    return rankOf;
   }
+}
+
+/** The time sort key: the stored negated time when the row carries it, else its parsed occurred_at. */
+function timeOf(row: Transaction): number {
+  const desc = (row as { occurred_desc?: number }).occurred_desc;
+  return desc !== undefined ? -desc : Date.parse(row.occurred_at);
 }
 
 type TextFields = Pick<Transaction, 'merchant_name' | 'memo' | 'user_id' | 'gl_account_id' | 'department_id' | 'location_id' | 'tracking'>;
@@ -230,24 +247,49 @@ export function transactionText(refs: ReferenceCache): (t: TextFields) => string
   };
 }
 
-function transactionEngineSpec<R extends Transaction>(textOf: (row: R) => string): EngineSpec<R, TransactionFilter, TransactionSort> {
+/** A card transaction's money is spend only while PENDING or CLEARED (issue 25: declined and reversed charges are counted apart). */
+export const TRANSACTION_SPEND_MONEY = {
+  amount: 'amount', currency: 'currency', only: { field: 'state', values: SPEND_TRANSACTION_STATES },
+} as const satisfies MoneyFields<Transaction>;
+/** Every money-bearing collection so far stores `amount` (minor units) and `currency`. */
+export const PLAIN_MONEY = { amount: 'amount', currency: 'currency' } as const satisfies MoneyFields<Transaction>;
+
+/**
+ * Issue 33: the mirror's transactions engine keeps this many row bodies in memory (the visible
+ * page ± a screen, the open drawer) besides the held ones; the rest are read back from IndexedDB.
+ */
+export const TRANSACTION_BODIES = 500;
+
+export interface TransactionEngineOptions {
+  /** Keep at most this many bodies (EngineSpec `bodies`); absent: every body is kept. */
+  bodies?: number;
+}
+
+function transactionEngineSpec<R extends Transaction>(textOf: (row: R) => string, options: TransactionEngineOptions): EngineSpec<R, TransactionFilter, TransactionSort> {
+  const bodiesOut = options.bodies !== undefined;
   return {
     sorts: transactionEntity.query.sorts,
     textOf,
     compileFilter: compileTransactionFilter,
     sortKeys: () => new TransactionSortKeys<R>(),
-    columns: () => new TransactionColumns<R>(),
+    // A body the engine drops need not share its strings (the columns intern their own).
+    columns: () => new TransactionColumns<R>({ dedupeRows: !bodiesOut }),
+    money: [TRANSACTION_SPEND_MONEY, PLAIN_MONEY] as unknown as MoneyFields<R>[],
+    ...(bodiesOut ? { bodies: options.bodies } : {}),
   };
 }
 
-export function createTransactionEngine<R extends Transaction = Transaction>(textOf: (row: R) => string): QueryEngine<R, TransactionFilter, TransactionSort> {
-  return new QueryEngine(transactionEngineSpec(textOf));
+export function createTransactionEngine<R extends Transaction = Transaction>(
+  textOf: (row: R) => string,
+  options: TransactionEngineOptions = {},
+): QueryEngine<R, TransactionFilter, TransactionSort> {
+  return new QueryEngine(transactionEngineSpec(textOf, options));
 }
 
 export const transactionCollection: WorkerCollection<'transactions', AnyTransactionRow, EngineRow> = {
   name: 'transactions',
   rows: TRANSACTION_ROWS,
   stored: toMirrored,
-  engine: (refs) => createTransactionEngine<EngineRow>(transactionText(refs)),
+  engine: (refs) => createTransactionEngine<EngineRow>(transactionText(refs), { bodies: TRANSACTION_BODIES }),
   firstPage: { sort: 'occurred_desc' },
 };

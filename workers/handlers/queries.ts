@@ -1,5 +1,5 @@
-import type { QueriedCollection, RowOf } from '../../schema/collections.ts';
-import { SPEND_TRANSACTION_STATES } from '../../schema/reports.ts';
+import type { QueriedCollection } from '../../schema/collections.ts';
+import { PLAIN_MONEY, TRANSACTION_SPEND_MONEY } from '../collections/transactions.ts';
 import type { QueryApi } from '../api.ts';
 import type { WorkerContext } from '../worker-context.ts';
 import { countMatching, ReferenceCache } from '../reference-cache.ts';
@@ -7,14 +7,9 @@ import { EMPTY_TOTALS, type MoneyFields, type QueryEngine } from '../query-engin
 import type { MirrorRuntime } from '../mirror-runtime.ts';
 
 /** Every money-bearing collection so far stores `amount` (minor units) and `currency`. */
-const DEFAULT_MONEY = { amount: 'amount', currency: 'currency' } as MoneyFields<never>;
-/**
- * A card transaction's money is spend only while PENDING or CLEARED (issue 25: declined and
- * reversed charges never moved money, so they are counted apart, never summed).
- */
-export const TRANSACTION_SPEND_MONEY = {
-  amount: 'amount', currency: 'currency', only: { field: 'state', values: SPEND_TRANSACTION_STATES },
-} as const satisfies MoneyFields<RowOf<'transactions'>>;
+const DEFAULT_MONEY = PLAIN_MONEY as MoneyFields<never>;
+// A card transaction's money is spend only while PENDING or CLEARED (issue 25): kept as the engine's columns (collections/transactions.ts).
+export { TRANSACTION_SPEND_MONEY };
 const defaultMoney = (collection: QueriedCollection) =>
   (collection === 'transactions' ? TRANSACTION_SPEND_MONEY : DEFAULT_MONEY) as unknown as MoneyFields<{ id: string }>;
 

@@ -1,7 +1,6 @@
 import { cardName } from '../../schema/entities/card.ts';
 import { aggregateReport, reportQuerySchema, type ReportQuery } from '../../schema/reports.ts';
 import type { ReportAnswer, ReportApi } from '../api.ts';
-import type { QueryEngine } from '../query-engine.ts';
 import type { WorkerContext } from '../worker-context.ts';
 
 
@@ -21,8 +20,8 @@ export function reportHandlers(ctx: WorkerContext): ReportApi {
       if (!rt) return { rows: [], labels: {}, scanned: 0, took_ms: 0 };
       if (!rt.isReady) await rt.ready;
       const t0 = performance.now();
-      const engine = rt.engines[q.collection] as unknown as QueryEngine<{ id: string }, Record<string, unknown>, string>;
-      const matched = engine.matchingRows(q.filters ?? {});
+      // Rows as shown; an engine keeping only some bodies has the rest read back from IndexedDB (issue 33).
+      const matched = await rt.matchingRows(q.collection, q.filters ?? {});
       const rows = aggregateReport(matched as never, q);
       const labels: Record<string, string> = {};
       if (q.dimension === 'card') {
