@@ -342,7 +342,7 @@ export class RxMirrorStore implements MirrorStore, OptimisticPort {
  */
 export const LEAD_ROWS = 100;
 
-function leadOf(changes: readonly Change[]): { lead: Change[]; rest: Change[] } {
+function leadOf(changes: Change[]): { lead: Change[]; rest: Change[] } {
   const lead: Change[] = [];
   const rest: Change[] = [];
   for (const c of changes) (lead.length < LEAD_ROWS && c.collection === COUNTED_COLLECTION && !c.deleted ? lead : rest).push(c);
