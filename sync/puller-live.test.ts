@@ -15,7 +15,7 @@ describe('puller.live', () => {
     expect(t.queries()).toHaveLength(1);
     s.send('event: seq\r\ndata: {"seq":3}\r\n\r\n');
     await flush();
-    expect(t.queries()).toEqual(['?backfill=true&limit=2000', '?after=2&limit=2000']);
+    expect(t.queries()).toEqual(['?backfill=true&limit=1000', '?after=2&limit=2000']);
     expect(t.puller.checkpoint()).toBe(3);
     ctrl.abort();
     expect(await done).toEqual({ reason: 'aborted' });

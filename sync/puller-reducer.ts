@@ -69,8 +69,20 @@ export interface Step<S, E> {
 
 const FEED_BROKEN = { message: 'The change feed did not advance.', error_code: 'SYNC_FEED' };
 
+/** The floor of a batch (an earlier issue's: fewer rows per page cost more round trips than they save). */
+export const MIN_BATCH = 1_000;
+
+/**
+ * Issue 33: a walk's first page asks for the floor, not the batch. The list waits for it on a
+ * first sign-in, and the server builds each row's doc (on PGlite, one connection, single-threaded),
+ * so half the rows is about half the wait; the pages after it are asked for at the full batch
+ * while this one is stored (the server prepares that next page at the default batch too:
+ * server/feed/changes.ts).
+ */
 export const queryOf = (a: Ask, limit: number): FeedQuery =>
-  a.kind === 'forward' ? { after: a.after, limit } : { backfill: true, limit, ...(a.cursor ?? {}) };
+  a.kind === 'forward'
+    ? { after: a.after, limit }
+    : a.cursor === null ? { backfill: true, limit: Math.min(limit, MIN_BATCH) } : { backfill: true, limit, ...a.cursor };
 
 /** A walk's page that says there is more must have moved its cursor down (else it would loop forever). */
 function walkAdvanced(prev: BackfillCursor | null, next: BackfillCursor, sent: number): boolean {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { flush, jsonResponse, type ScriptStep } from './testing.ts';
 import type { BackfillCursor } from '../schema/sync-feed.ts';
 import { page, setup, walkPage } from './puller-test-kit.ts';
+import { MIN_BATCH } from './puller.ts';
 
 describe('puller.pull', () => {
   it('pulls batches from the checkpoint, writes each with its checkpoint, reports progress', async () => {
@@ -12,7 +13,7 @@ describe('puller.pull', () => {
     ]);
     expect(await t.puller.pull()).toEqual({ ok: true, checkpoint: 7 });
     // A server without the backfill walk answers its first page with the forward feed from 0.
-    expect(t.queries()).toEqual(['?backfill=true&limit=2000', '?after=3&limit=2000', '?after=6&limit=2000']);
+    expect(t.queries()).toEqual(['?backfill=true&limit=1000', '?after=3&limit=2000', '?after=6&limit=2000']);
     expect(t.store.applied).toEqual([
       { count: 3, seq: 3, epoch: 'e1', mirrored: false, first: { loaded: 3, total: 7 } },
       { count: 3, seq: 6, epoch: 'e1', mirrored: false, first: { loaded: 6, total: 7 } },
@@ -85,7 +86,7 @@ describe('puller.pull', () => {
     await t.puller.pull();
     expect(await t.puller.pull()).toEqual({ ok: true, checkpoint: 1 });
     expect(t.store.resets()).toBe(1);
-    expect(t.queries()).toEqual(['?backfill=true&limit=2000', '?after=2&limit=2000', '?backfill=true&limit=2000']);
+    expect(t.queries()).toEqual(['?backfill=true&limit=1000', '?after=2&limit=2000', '?backfill=true&limit=1000']);
     expect(t.store.count('transactions')).toBe(1);
     expect(await t.store.getCheckpoint()).toEqual({ seq: 1, epoch: 'e2', mirrored: true });
   });
@@ -127,13 +128,14 @@ describe('puller.pull', () => {
     const t = setup([jsonResponse(200, page(0, 1)), jsonResponse(200, page(1, 1))]);
     const [a, b] = await Promise.all([t.puller.pull(), t.puller.pull()]);
     expect(a).toEqual(b);
-    expect(t.queries()).toEqual(['?backfill=true&limit=2000', '?after=1&limit=2000']);
+    expect(t.queries()).toEqual(['?backfill=true&limit=1000', '?after=1&limit=2000']);
   });
 });
 
 describe('puller.pull: the first mirror walks newest first (issue 8)', () => {
+  // A walk's first page asks for the floor (MIN_BATCH, issue 33: the list waits for it), the rest for the batch.
   const walkQuery = (c: BackfillCursor | null, limit = 2000) =>
-    c ? `?backfill=true&limit=${limit}&top=${c.top}&stage=${c.stage}&before=${c.before}` : `?backfill=true&limit=${limit}`;
+    c ? `?backfill=true&limit=${limit}&top=${c.top}&stage=${c.stage}&before=${c.before}` : `?backfill=true&limit=${Math.min(limit, MIN_BATCH)}`;
 
   it('walks down from the top, storing the cursor with every batch, then pulls forward from the top; mirrored only then', async () => {
     const t = setup([

@@ -5,9 +5,10 @@ import type { Clock, MirrorStore } from './ports.ts';
 import type { HttpClient, HttpResult } from './http.ts';
 import { callWithRetry } from './retry.ts';
 import { readSse } from './sse.ts';
+import { FIRST_PAGE_MARKS, markFirstPage } from './first-page-marks.ts';
 import { IDLE, nextLoopState, type LoopEvent, type LoopState } from './loop-state.ts';
 import {
-  initialLive, reduceLive, reducePull, startPull, terminal,
+  MIN_BATCH, initialLive, reduceLive, reducePull, startPull, terminal,
   type LiveEnd, type LiveEvent, type PullerEvent, type PullFailure, type PullResult,
 } from './puller-reducer.ts';
 
@@ -43,7 +44,6 @@ export interface Puller {
   loopState(): LoopState;
 }
 
-export const MIN_BATCH = 1_000;
 const DEFAULT_IDLE_TIMEOUT_MS = 45_000;
 
 export function createPuller(opts: PullerOptions): Puller {
@@ -154,6 +154,8 @@ async function runPull(
   stored(cp.seq);
   let step = startPull(cp, limit);
   let inflight: Promise<HttpResult<ChangesResponse>> | null = null;
+  /** Whether `inflight` is a first mirror's first page (its milestones are marked for the bench). */
+  let firstOfWalk = false;
   /**
    * The batch handed to the store and not yet confirmed stored. The next batch is handed over
    * before waiting for it (the store writes batches in order, a checkpoint only after its rows
@@ -173,6 +175,8 @@ async function runPull(
       switch (effect.type) {
         case 'emit': opts.onEvent?.(effect.event); break;
         case 'fetch':
+          firstOfWalk = 'backfill' in effect.query && effect.query.top === undefined;
+          if (firstOfWalk) markFirstPage(FIRST_PAGE_MARKS.asked);
           inflight = callWithRetry(opts.http, opts.clock, syncChanges, { query: effect.query, signal });
           inflight.catch(() => undefined); // a prefetch abandoned after a store failure must not go unhandled
           break;
@@ -193,6 +197,7 @@ async function runPull(
       }
     }
     const res: HttpResult<ChangesResponse> = await inflight!;
+    if (firstOfWalk && res.ok) markFirstPage(FIRST_PAGE_MARKS.received);
     step = reducePull(step.state, res.ok ? { type: 'page', page: res.data, status: res.status } : { type: 'failed', failure: res });
   }
 }

@@ -6,6 +6,7 @@ import type { MirrorDatabase, MirrorDoc, OwnCollection } from './db.ts';
 import { WORKER_COLLECTIONS, type CollectionEngines, type Creators, type Rebasers } from './collections/index.ts';
 import { refersTo } from './collections/spec-engine.ts';
 import type { QueryEngine, TextFilter } from './query-engine.ts';
+import { FIRST_PAGE_MARKS, markFirstPage } from '../sync/first-page-marks.ts';
 
 /**
  * One queried collection's rows between its RxDB collection and its engine: the cold-start load
@@ -154,6 +155,7 @@ function createFeed(name: QueriedCollection, { db, engines, shows, creates, crea
         }
         if (removals.length) engine.removeMany(removals);
         if (upserts.length) engine.upsertMany(upserts);
+        if (upserts.length && name === COUNTED_COLLECTION) markFirstPage(FIRST_PAGE_MARKS.inEngine);
         onChanged(name);
       }),
     refresh(ids) {

@@ -6,7 +6,7 @@ import { createOutboxEntry, transition } from '../sync/outbox-machine.ts';
 import type { MirrorDatabase } from './db.ts';
 import { getDocs } from './bulk-write.ts';
 import { OutboxIndex } from './outbox-index.ts';
-import { RxMirrorStore } from './mirror-store.ts';
+import { LEAD_ROWS, RxMirrorStore } from './mirror-store.ts';
 import { serverRow, showRow } from './collections/transactions.ts';
 import { refKey } from './db.ts';
 import { makeDepartment, makeTransaction, makeTransactions, openTestDatabase, testUuid } from './test-fixtures.ts';
@@ -59,6 +59,27 @@ describe('RxMirrorStore.applyChanges', () => {
     await store.applyChanges([{ collection: 'transactions', seq: 2001, id: rows[0]!.id, deleted: true, doc: null }], { seq: 2001, epoch: 'e1' });
     expect(await stored(db, rows[0]!.id)).toBeUndefined();
     expect(await db.transactions.count().exec()).toBe(1199);
+  });
+
+  it('stores the newest transactions of a first mirror\'s first batch in a write of their own, ahead of the rest; later batches in one', async () => {
+    const { db, store } = await setup();
+    const rows = makeTransactions(LEAD_ROWS + 50, 5);
+    const dept = makeDepartment(1, 'Engineering');
+    const bulks: string[][] = [];
+    const sub = db.transactions.eventBulks$.subscribe((b) => bulks.push(b.events.map((e) => e.documentId)));
+    const changes = [{ collection: 'departments', seq: 9000, id: dept.id, deleted: false, doc: dept } as Change, ...rows.map(txnChange)];
+    const first = { seq: 0, epoch: 'e1', mirrored: false, first: { loaded: changes.length, total: 5000 }, backfill: { top: 9000, stage: 'queried' as const, before: 1 } };
+    await store.applyChanges(changes, first);
+    expect(bulks.map((b) => b.length)).toEqual([LEAD_ROWS, 50]);
+    expect(bulks[0]).toEqual(rows.slice(0, LEAD_ROWS).map((r) => r.id));
+    expect(await db.transactions.count().exec()).toBe(LEAD_ROWS + 50);
+    expect((await store.getCheckpoint()).first).toEqual({ loaded: changes.length, total: 5000 });
+    // The next batch of the walk is stored in one write.
+    bulks.length = 0;
+    const more = makeTransactions(LEAD_ROWS + 50, 7).map(txnChange);
+    await store.applyChanges(more, { ...first, first: { loaded: changes.length + more.length, total: 5000 } });
+    expect(bulks.map((b) => b.length)).toEqual([LEAD_ROWS + 50]);
+    sub.unsubscribe();
   });
 
   it('is idempotent: applying the same batch again (a crash before the checkpoint) changes nothing', async () => {

@@ -11,6 +11,7 @@ import { storedShape } from './collections/index.ts';
 import { COUNTED_COLLECTION } from './collection-feed.ts';
 import type { OutboxIndex } from './outbox-index.ts';
 import { dropUnsafeKeys } from './sanitize.ts';
+import { FIRST_PAGE_MARKS, markFirstPage } from '../sync/first-page-marks.ts';
 
 /**
  * The mirror behind the sync engine's MirrorStore and OptimisticPort ports.
@@ -146,12 +147,20 @@ export class RxMirrorStore implements MirrorStore, OptimisticPort {
    * checkpoint, which would claim the failed rows; the pull's next `getCheckpoint` starts over.
    */
   applyChanges(changes: Change[], checkpoint: Checkpoint & { epoch: string }): Promise<void> {
-    // Validated now, not in the queue: the CPU work overlaps the writes still running.
-    const grouped = this.validate(changes);
     const generation = this.generation;
     // A first mirror's rows are new (bar a batch pulled again after a crash): added without the read.
     const fresh = checkpoint.mirrored !== true && checkpoint.first !== undefined;
-    const rows = this.run(() => this.writeRows(grouped, fresh));
+    // A first mirror's first batch (its milestones are marked for bench/first-page-personas.ts).
+    const firstBatch = fresh && checkpoint.first?.loaded === changes.length;
+    const { lead, rest } = firstBatch ? leadOf(changes) : { lead: [], rest: changes };
+    // Validated now, not in the queue: the CPU work overlaps the writes still running. The lead
+    // is validated and handed to IndexedDB first, so it is written while the rest is validated.
+    const leadRows = lead.length > 0 ? this.run(() => this.writeRows(this.validate(lead), true)) : null;
+    const grouped = this.validate(rest);
+    if (firstBatch) markFirstPage(FIRST_PAGE_MARKS.validated);
+    const restRows = this.run(() => this.writeRows(grouped, fresh));
+    const rows = leadRows ? Promise.all([leadRows, restRows]) : restRows;
+    if (firstBatch) rows.then(() => markFirstPage(FIRST_PAGE_MARKS.stored), () => undefined);
     const earlier = this.checkpoints;
     this.pendingCheckpoints++;
     const stored = (async () => {
@@ -159,7 +168,7 @@ export class RxMirrorStore implements MirrorStore, OptimisticPort {
         await rows;
         await earlier;
         if (this.broken === generation) throw new Error('an earlier batch of this pull was not stored');
-        await this.writeCheckpoint(grouped, checkpoint);
+        await this.writeCheckpoint(lead.length > 0 || (COUNTED_COLLECTION !== undefined && grouped.has(COUNTED_COLLECTION)), checkpoint);
       } catch (e) {
         this.broken = generation;
         throw e;
@@ -195,12 +204,12 @@ export class RxMirrorStore implements MirrorStore, OptimisticPort {
     ]);
   }
 
-  private async writeCheckpoint(grouped: ReadonlyMap<MirroredCollection, unknown>, checkpoint: Checkpoint & { epoch: string }): Promise<void> {
+  /** `counted`: the batch had changes of COUNTED_COLLECTION. */
+  private async writeCheckpoint(counted: boolean, checkpoint: Checkpoint & { epoch: string }): Promise<void> {
     // Only after every row of the batch is stored. The batch's change events have reached the
     // engine by now, so the count includes its rows (and perhaps the next batch's, stored too).
     // Unknown while the engine loads: a batch without changes of the counted collection keeps
     // the saved count (an empty catch-up pull after a reload must not erase it); any other drops it.
-    const counted = COUNTED_COLLECTION !== undefined && grouped.has(COUNTED_COLLECTION);
     const count = this.events.storedCount?.() ?? (counted ? null : this.savedCount);
     this.savedCount = count;
     const value = {
@@ -321,6 +330,24 @@ export class RxMirrorStore implements MirrorStore, OptimisticPort {
     }
     return out;
   }
+}
+
+/**
+ * Rows of a first mirror's first batch that the list shows first (issue 33): the newest
+ * LEAD_ROWS of COUNTED_COLLECTION (the walk sends each stage newest first). Stored in a small
+ * IndexedDB write of their own ahead of the batch's others, they reach the engine through the
+ * change stream (collection-feed.ts) and the list paints while the rest of the batch is still
+ * validated and written; the checkpoint still waits for every row. A walk sends each row once,
+ * so no id is in both parts.
+ */
+export const LEAD_ROWS = 100;
+
+function leadOf(changes: Change[]): { lead: Change[]; rest: Change[] } {
+  const lead: Change[] = [];
+  const rest: Change[] = [];
+  for (const c of changes) (lead.length < LEAD_ROWS && c.collection === COUNTED_COLLECTION && !c.deleted ? lead : rest).push(c);
+  // Only worth a write of its own when the batch has more than the lead.
+  return rest.length > 0 && lead.length > 0 ? { lead, rest } : { lead: [], rest: changes };
 }
 
 function firstOf(value: unknown): { loaded: number; total: number } | null {

@@ -1,6 +1,7 @@
 import { MIRRORED_COLLECTIONS, type MirroredCollection } from '../../schema/collections.ts';
 import { backfillStageOf, type BackfillCursor, type BackfillStage, type ChangesQuery, type ChangesResponse } from '../../schema/sync-feed.ts';
 import { COLLECTIONS } from '../domain/collections.ts';
+import { SYNC_BATCH_DEFAULT } from '../../schema/constants.ts';
 import { highWater } from '../db/change-seq.ts';
 import type { Queryable } from '../db/db.ts';
 import type { ActingUser } from '../core/actor.ts';
@@ -159,9 +160,18 @@ async function readBackfill(db: Queryable, user: ActingUser, req: { limit: numbe
   return {
     changes: page.map((r) => ({ collection: r.collection, seq: Number(r.seq), id: r.id, deleted: false, doc: r.doc })),
     meta,
-    next: hasMore && meta.backfill ? { after: 0, limit: req.limit, backfill: true, ...meta.backfill } : null,
+    next: hasMore && meta.backfill ? { after: 0, limit: nextLimit(req), backfill: true, ...meta.backfill } : null,
   };
 }
+
+/**
+ * The limit the page after this one will be asked with (the prepared page must match it:
+ * feed/page-cache.ts keys by limit). The puller asks a walk's first page at its floor and the
+ * rest at its batch (sync/puller-reducer.ts `queryOf`, issue 33), so after a first page smaller
+ * than the default batch the next one is expected at the default.
+ */
+const nextLimit = (req: { limit: number; cursor: BackfillCursor | null }): number =>
+  req.cursor === null ? Math.max(req.limit, SYNC_BATCH_DEFAULT) : req.limit;
 
 /** The backfill page's SQL (null when the cursor has passed every stage). */
 function backfillQuery(viewer: Viewer, cursor: BackfillCursor, limit: number, docs: DocForm): { sql: string; params: unknown[] } | null {

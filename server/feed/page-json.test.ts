@@ -6,6 +6,7 @@ import { useTestApp } from '../test-app.ts';
 import { makeBusiness, request, signIn, type FixtureRole } from '../test-fixtures.ts';
 import { readChanges, readChangesJson } from './changes.ts';
 import { FeedPageCache } from './page-cache.ts';
+import { SYNC_BATCH_DEFAULT } from '../../schema/constants.ts';
 
 /** Issue 13: the feed's answer is PostgreSQL's doc text spliced in, and the walk's next page is prepared. */
 
@@ -40,6 +41,15 @@ describe.each(await testDatabases())('feed pages as JSON text on %s', (kind) => 
       }
     }
     expect(pages).toBeGreaterThan(4);
+  });
+
+  it('prepares the page after a walk\'s first page at the default batch (the puller asks the first at its floor), later ones at their own limit', async () => {
+    const f = await makeBusiness(t.db, { transactions: 25 });
+    const user = await actingUser(f.users.admin);
+    const first = await readChangesJson(t.db, user, { after: 0, limit: 6, backfill: true });
+    expect(first.next).toMatchObject({ backfill: true, limit: SYNC_BATCH_DEFAULT });
+    const second = await readChangesJson(t.db, user, { ...first.next!, limit: 6 });
+    expect(second.next).toMatchObject({ backfill: true, limit: 6 });
   });
 });
 
