@@ -42,6 +42,16 @@ const recorded = new Map<string, string>();
 const MAX_REMEMBERED = 10_000;
 
 /**
+ * Forgets what this process recorded. For tests only: files that share one module graph
+ * (vitest.config.ts, the server project) each start on a fresh database, where a device the
+ * graph remembers from another file's database (the demo seed's business id is the same in every
+ * copy) has no row yet.
+ */
+export function forgetRecordedDevices(): void {
+  recorded.clear();
+}
+
+/**
  * Records the device a signed-in write names, with its name read from `userAgent`. Outside the
  * write's transaction (a device row is not part of the change, and two writes of one device must
  * not wait on each other); one statement the first time this process sees the device or a new name.

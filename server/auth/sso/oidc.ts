@@ -148,3 +148,8 @@ export function cachedDiscovery(issuer: string, net: OidcNet, now = Date.now()):
   metadata.catch(() => discovered.delete(issuer));
   return metadata;
 }
+
+/** Forgets every cached discovery. For tests only: files that share one module graph (vitest.config.ts, the server project) each start with none. */
+export function forgetDiscoveries(): void {
+  discovered.clear();
+}
