@@ -3,9 +3,9 @@ import type { ActingUser } from '../core/actor.ts';
 import type { Queryable } from '../db/db.ts';
 import { openTestDb, testDatabases, type TestDb } from '../test-db.ts';
 import { makeBusiness, type Fixture } from '../test-fixtures.ts';
+import { actingUser, listPagePlan, type PlanNode } from '../test-plans.ts';
 import { queryTerms } from '../../schema/transaction-query.ts';
 import { queryTransactions } from './transaction-sql.ts';
-import { visibilityOf } from './visibility.ts';
 
 /**
  * Issue 33, search under load: the list's text search (`search_text LIKE '%term%'`) of a word
@@ -16,7 +16,6 @@ import { visibilityOf } from './visibility.ts';
  * database; the answers are checked against the rows whose search_text holds the word.
  */
 
-type PlanNode = { 'Node Type': string; 'Relation Name'?: string; 'Index Name'?: string; Plans?: PlanNode[] };
 
 const ROWS = 20_000;
 const RARE = 'quillfeather';
@@ -30,40 +29,6 @@ export function transactionReads(plan: PlanNode): string[] {
   return nodesOf(plan)
     .filter((n) => /Scan/.test(n['Node Type']) && (n['Relation Name'] === 'transactions' || /^transactions_/.test(n['Index Name'] ?? '')))
     .map((n) => `${n['Node Type']}${n['Index Name'] ? ` ${n['Index Name']}` : ''}`);
-}
-
-/** The statements queryTransactions sends for a request (captured, not run). */
-async function sentStatements(db: Queryable, user: ActingUser, q: string): Promise<{ sql: string; params: readonly unknown[] }[]> {
-  const sent: { sql: string; params: readonly unknown[] }[] = [];
-  const capture: Queryable = {
-    query: async <T,>(sql: string, params: readonly unknown[] = []) => {
-      sent.push({ sql, params });
-      return [] as T[];
-    },
-    exec: () => Promise.resolve(),
-    notify: () => Promise.resolve(),
-  };
-  await queryTransactions(capture, user.business_id, await visibilityOf(db, user), { filter: { q }, sort: 'occurred_desc', pageSize: 50, includeCount: false });
-  return sent;
-}
-
-async function planOf(db: Queryable, sql: string, params: readonly unknown[]): Promise<PlanNode> {
-  const [row] = await db.query<{ 'QUERY PLAN': unknown }>(`EXPLAIN (FORMAT JSON) ${sql}`, params);
-  const value = row?.['QUERY PLAN'];
-  return ((typeof value === 'string' ? JSON.parse(value) : value) as { Plan: PlanNode }[])[0]!.Plan;
-}
-
-async function searchPlan(db: Queryable, user: ActingUser, q: string): Promise<PlanNode> {
-  const page = (await sentStatements(db, user, q)).find((s) => /ORDER BY/.test(s.sql));
-  if (!page) throw new Error('queryTransactions sent no page statement');
-  return planOf(db, page.sql, page.params);
-}
-
-async function actingUser(db: Queryable, id: string): Promise<ActingUser> {
-  const [user] = await db.query<ActingUser>(
-    'SELECT id::text, business_id::text, role, is_manager, user_permissions, manager_id::text FROM spend_users WHERE id = $1', [id],
-  );
-  return user!;
 }
 
 /** ROWS transactions of the admin (search_text filled by the insert trigger); RARE_ROWS of them name RARE in their memo. */
@@ -107,7 +72,7 @@ describe.each(await testDatabases())('the transactions search on %s', (kind) => 
     ['a word no row holds', 'qqxzv'],
     ['two words, one rare', `${RARE} paid`],
   ])('%s reads the trigram index, never every row', async (_what, q) => {
-    const plan = await searchPlan(t.db, owner, q);
+    const plan = await listPagePlan(t.db, owner, { q });
     const reads = transactionReads(plan);
     expect(reads).toContain('Bitmap Index Scan transactions_search_trgm');
     expect(reads).not.toContain('Seq Scan');

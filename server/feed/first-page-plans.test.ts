@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ActingUser } from '../core/actor.ts';
 import type { Queryable } from '../db/db.ts';
 import { highWater } from '../db/change-seq.ts';
-import { queryTransactions } from '../domain/transaction-sql.ts';
-import { visibilityOf } from '../domain/visibility.ts';
+import { actingUser, listPagePlan, planOf, type PlanNode } from '../test-plans.ts';
 import { openTestDb, testDatabases, type TestDb } from '../test-db.ts';
 import { makeBusiness, type Fixture, type FixtureRole } from '../test-fixtures.ts';
 import { backfillFirstPageSql } from './changes.ts';
@@ -17,7 +15,6 @@ import { backfillFirstPageSql } from './changes.ts';
  * business's feed index would read the whole table and a bitmap of the team's rows would sort them.
  */
 
-type PlanNode = { 'Node Type': string; 'Parent Relationship'?: string; 'Relation Name'?: string; 'Index Name'?: string; Plans?: PlanNode[] };
 
 const OTHERS = 20_000;
 const PERSONAS: FixtureRole[] = ['owner', 'admin', 'manager', 'employee'];
@@ -51,38 +48,6 @@ export function transactionPlanProblems(root: PlanNode): string[] {
   };
   visit(root);
   return problems;
-}
-
-/** The plan of a statement, as EXPLAIN (FORMAT JSON) gives it (the pg driver parses json, PGlite may not). */
-async function planOf(db: Queryable, sql: string, params: readonly unknown[]): Promise<PlanNode> {
-  const [row] = await db.query<{ 'QUERY PLAN': unknown }>(`EXPLAIN (FORMAT JSON) ${sql}`, params);
-  const value = row?.['QUERY PLAN'];
-  const parsed = (typeof value === 'string' ? JSON.parse(value) : value) as { Plan: PlanNode }[];
-  return parsed[0]!.Plan;
-}
-
-/** The keyset list's first page statement, as queryTransactions sends it (captured, then EXPLAINed). */
-async function listPagePlan(db: Queryable, user: ActingUser): Promise<PlanNode> {
-  const sent: { sql: string; params: readonly unknown[] }[] = [];
-  const capture: Queryable = {
-    query: async <T,>(sql: string, params: readonly unknown[] = []) => {
-      sent.push({ sql, params });
-      return [] as T[];
-    },
-    exec: () => Promise.resolve(),
-    notify: () => Promise.resolve(),
-  };
-  await queryTransactions(capture, user.business_id, await visibilityOf(db, user), { filter: {}, sort: 'occurred_desc', pageSize: 50, includeCount: false });
-  const page = sent.find((s) => /ORDER BY/.test(s.sql));
-  if (!page) throw new Error('queryTransactions sent no page statement');
-  return planOf(db, page.sql, page.params);
-}
-
-async function actingUser(db: Queryable, id: string): Promise<ActingUser> {
-  const [user] = await db.query<ActingUser>(
-    'SELECT id::text, business_id::text, role, is_manager, user_permissions, manager_id::text FROM spend_users WHERE id = $1', [id],
-  );
-  return user!;
 }
 
 /** 20,000 transactions of the admin and the outsider (outside the manager's team), newer seqs than the fixture's. */
