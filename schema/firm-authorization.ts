@@ -11,8 +11,6 @@ import { ADVISOR_RIGHTS, type AdvisorRight } from './entities/external-firm.ts';
  * An authorization is ACTIVE →(client ends | firm withdraws | last user unassigned)→ ENDED.
  */
 export { ADVISOR_RIGHTS, type AdvisorRight };
-export const ADVISOR_ROLES = ['ADVISOR_CONSOLE_ADMIN', 'ADVISOR_CONSOLE_USER'] as const;
-export const isAdvisorRole = (role: string) => (ADVISOR_ROLES as readonly string[]).includes(role);
 
 const RIGHT_WORDS: Record<AdvisorRight, string> = { READ: 'reading its books', CODE: 'coding', CLOSE_BOOKS: 'closing the books' };
 

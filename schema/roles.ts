@@ -124,8 +124,12 @@ export function defaultSpendUser<
   );
 }
 
+/** The roles of a firm user's hidden spend user in a client (issue 31). */
+export const ADVISOR_ROLES = ['ADVISOR_CONSOLE_ADMIN', 'ADVISOR_CONSOLE_USER'] as const;
+/** A role read from storage (any string) is an advisor's. */
+export const isAdvisorRole = (role: string) => (ADVISOR_ROLES as readonly string[]).includes(role);
 /** A firm user's hidden spend user in a client (issue 31): reads business-wide; what it may change is its authorization's. */
-export const isAdvisor = (u: Pick<Actor, 'role'>) => u.role === 'ADVISOR_CONSOLE_ADMIN' || u.role === 'ADVISOR_CONSOLE_USER';
+export const isAdvisor = (u: Pick<Actor, 'role'>) => isAdvisorRole(u.role);
 
 /**
  * Which transactions a user mirrors and may read: admins, owners, bookkeepers, auditors and a

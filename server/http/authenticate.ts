@@ -4,7 +4,7 @@ import { checkScopes, checkSurface, ID_TOKEN_HEADER, surfaceOf, type CallAuth, t
 import { verifyIdToken } from '../auth/tokens.ts';
 import { holdsSurface } from '../auth/surfaces/index.ts';
 import { advisorBindingOf } from '../auth/advisor-access.ts';
-import { isAdvisorRole } from '../../schema/firm-authorization.ts';
+import { isAdvisorRole } from '../../schema/roles.ts';
 import { isSurfaceActor, type ActingUser, type Actor, type Caller, type SurfaceActor } from '../core/actor.ts';
 import type { AppDeps } from '../core/deps.ts';
 import { ApiError } from '../core/errors.ts';
