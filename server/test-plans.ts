@@ -5,7 +5,7 @@ import { queryTransactions } from './domain/transaction-sql.ts';
 import { visibilityOf } from './domain/visibility.ts';
 
 /**
- * Plan tests' shared parts (server/feed/first-page-plans.test.ts, server/domain/transaction-search-plans.test.ts):
+ * Plan tests' shared parts (server/feed/first-page-plans.test.ts and any EXPLAIN test of the list):
  * a plan as EXPLAIN (FORMAT JSON) gives it, a person as the request path sees them, and the list's
  * page statement as `queryTransactions` sends it (captured, not run), so a test EXPLAINs exactly that SQL.
  */

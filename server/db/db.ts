@@ -11,7 +11,6 @@
  *   `transaction(fn)` must use the `tx` it is given, never the outer `Db` (that would deadlock).
  */
 import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import pg from 'pg';
 
 export type SqlParams = readonly unknown[];
@@ -83,10 +82,11 @@ function pgliteQueryable(conn: PgliteLike): Queryable {
 }
 
 /**
- * The extensions the migrations create (089: pg_trgm). PGlite bundles each one's files apart and
- * must be handed them at every start, also on a data directory that has them installed already.
+ * The extensions the migrations create (none now: a trigram index of search_text was measured and
+ * left out, docs/performance.md). PGlite bundles each one's files apart and must be handed them at
+ * every start, also on a data directory that has them installed already.
  */
-export const PGLITE_EXTENSIONS = { pg_trgm } as const;
+export const PGLITE_EXTENSIONS = {} as const;
 
 /** PGlite.create with our extensions: every PGlite the server or its tests open goes through it. */
 export function createPglite(options: Omit<PGliteOptions, 'extensions'> = {}): Promise<PGlite> {
