@@ -60,6 +60,7 @@ export function CardsPage() {
                   label={managedLabel}
                   client={client}
                   version={dataVersion + referenceVersion}
+                  dataVersion={dataVersion}
                   actor={actor}
                   reference={reference}
                   search={search}

@@ -17,7 +17,10 @@ export interface ManagedCardsProps {
   /** "All cards" (admins) or "Team cards" (managers): the grid's name. */
   label: string;
   client: DataClient;
+  /** The data and reference versions summed: the grid reads again on either. */
   version: number;
+  /** The data version alone (what its empty answer is compared with once the first mirror completes). */
+  dataVersion: number;
   actor: CardActor;
   reference: ReferenceView;
   search: CardsSearch;
@@ -33,13 +36,13 @@ export interface ManagedCardsProps {
  * row; `card.bulkLock`, split above 1,000 by the command), with how many cards still wait to sync.
  */
 export function ManagedCards(props: ManagedCardsProps) {
-  const { label, client, version, actor, reference, search, setSearch, dialogOpen, gridRef } = props;
+  const { label, client, version, dataVersion, actor, reference, search, setSearch, dialogOpen, gridRef } = props;
   const writeQ = useCallback((next: string | undefined) => setSearch({ q: next }), [setSearch]);
   const [q, setQ] = useInstantSearch(search.q, writeQ);
   const filter: CardFilter = useMemo(() => filterFromSearch({ ...search, q }), [search, q]);
   const sort = search.sort ?? DEFAULT_SORT;
   const key = queryKey(filter, sort);
-  const rows = useCardRows(client, filter, sort, version);
+  const rows = useCardRows(client, filter, sort, version, dataVersion);
   const locks = useLockChanges(client, version);
   const openRow = useCallback((row: CardView) => setSearch({ open: row.id }), [setSearch]);
   const closeRow = useCallback(() => setSearch({ open: undefined }), [setSearch]);

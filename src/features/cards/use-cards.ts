@@ -14,10 +14,11 @@ export type CardRequestView = RowView<'card_requests'>;
 export const cardReads = collectionReads;
 
 /** The cards the viewer mirrors matching a filter, as row windows (cards issued offline included, marked). */
-export function useCardRows(client: DataClient, filter: CardFilter, sort: CardSort, version: number): ListRows<CardView> {
+export function useCardRows(client: DataClient, filter: CardFilter, sort: CardSort, version: number, dataVersion?: number): ListRows<CardView> {
   return useRows<CardView>({
     key: queryKey(filter, sort),
     version,
+    dataVersion,
     what: 'Cards',
     read: (offset, limit) => cardReads(client).query('cards', { filter, sort, offset, limit }),
   });

@@ -17,6 +17,11 @@ export interface RowsQuery<T> {
   key: string;
   /** Bumped when the data changed (sync, an edit): visible windows are read again. */
   version: number;
+  /**
+   * The app's data version the answer reflects (`answeredVersion`, compared with `completedVersion`
+   * by ListEmpty), when `version` is not it: a list that also follows the reference version sums them.
+   */
+  dataVersion?: number;
   /** Reads rows [offset, offset + limit) of the result named by `key`. */
   read(offset: number, limit: number): Promise<RowsPage<T>>;
   /** The list's name in a failure message ("Transactions could not be read: …"). */
@@ -58,7 +63,8 @@ export function useRows<T extends { id: string }>(query: RowsQuery<T>): ListRows
   const fetchMissing = useCallback(() => {
     const [start, end] = visible.current;
     const gen = cache.gen;
-    const { key: k, read, what, version: v } = latest.current;
+    const { key: k, read, what, version, dataVersion } = latest.current;
+    const v = dataVersion ?? version;
     for (const page of cache.missing(start, end)) {
       cache.markInFlight(page);
       read(page * WINDOW_ROWS, WINDOW_ROWS).then(
