@@ -105,10 +105,13 @@ describe('createHttpClient', () => {
     expect(transport.requests[0]!.body).toBeUndefined();
   });
 
-  it('generates an Idempotency-Key for a POST sent without one', async () => {
-    const { http, transport } = setup([jsonResponse(200, { data: [], page: { next: null } })], { token: fakeToken(['low-risk']) });
-    await http.call(searchTransactions, { body: {} });
+  it('generates an Idempotency-Key for a POST sent without one; a read-only POST (the search) sends none', async () => {
+    const write = defineCall({ id: 'test.write', method: 'POST', path: '/v1/auth/test-write', auth: { scopes: ['default'] }, body: z.object({}), response: z.object({}) });
+    const { http, transport } = setup([jsonResponse(200, {}), jsonResponse(200, { data: [], page: { next: null } })], { token: fakeToken(['default', 'low-risk']) });
+    await http.call(write, { body: {} });
     expect(transport.requests[0]!.headers['idempotency-key']).toBe('generated-key');
+    await http.call(searchTransactions, { body: {} });
+    expect(transport.requests[1]!.headers['idempotency-key']).toBeUndefined();
   });
 
   it('sends public calls without a token', async () => {
