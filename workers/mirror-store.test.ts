@@ -61,17 +61,25 @@ describe('RxMirrorStore.applyChanges', () => {
     expect(await db.transactions.count().exec()).toBe(1199);
   });
 
-  it('stores the newest transactions of a first mirror\'s first batch in a write of their own, ahead of the rest; later batches in one', async () => {
+  it('stores a first mirror\'s first batch up to its newest transactions (the reference rows before them included) in a write of their own, ahead of the rest; later batches in one', async () => {
     const { db, store } = await setup();
     const rows = makeTransactions(LEAD_ROWS + 50, 5);
     const dept = makeDepartment(1, 'Engineering');
     const bulks: string[][] = [];
     const sub = db.transactions.eventBulks$.subscribe((b) => bulks.push(b.events.map((e) => e.documentId)));
+    // Which writes happened in which order: the department (a name the rows show) goes with the lead, not after it.
+    const order: string[] = [];
+    const watchTxns = db.transactions.eventBulks$.subscribe((b) => order.push(`transactions ${b.events.length}`));
+    const watchRefs = db.refs.eventBulks$.subscribe((b) => order.push(`refs ${b.events.length}`));
     const changes = [{ collection: 'departments', seq: 9000, id: dept.id, deleted: false, doc: dept } as Change, ...rows.map(txnChange)];
     const first = { seq: 0, epoch: 'e1', mirrored: false, first: { loaded: changes.length, total: 5000 }, backfill: { top: 9000, stage: 'queried' as const, before: 1 } };
     await store.applyChanges(changes, first);
     expect(bulks.map((b) => b.length)).toEqual([LEAD_ROWS, 50]);
     expect(bulks[0]).toEqual(rows.slice(0, LEAD_ROWS).map((r) => r.id));
+    expect(order.indexOf('refs 1')).toBeGreaterThanOrEqual(0);
+    expect(order.indexOf('refs 1')).toBeLessThan(order.indexOf('transactions 50'));
+    watchTxns.unsubscribe();
+    watchRefs.unsubscribe();
     expect(await db.transactions.count().exec()).toBe(LEAD_ROWS + 50);
     expect((await store.getCheckpoint()).first).toEqual({ loaded: changes.length, total: 5000 });
     // The next batch of the walk is stored in one write.

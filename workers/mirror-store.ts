@@ -333,21 +333,25 @@ export class RxMirrorStore implements MirrorStore, OptimisticPort {
 }
 
 /**
- * Rows of a first mirror's first batch that the list shows first (issue 33): the newest
- * LEAD_ROWS of COUNTED_COLLECTION (the walk sends each stage newest first). Stored in a small
- * IndexedDB write of their own ahead of the batch's others, they reach the engine through the
- * change stream (collection-feed.ts) and the list paints while the rest of the batch is still
- * validated and written; the checkpoint still waits for every row. A walk sends each row once,
- * so no id is in both parts.
+ * Rows of a first mirror's first batch that the list shows first (issue 33): the batch's prefix up
+ * to its LEAD_ROWS-th row of COUNTED_COLLECTION. The walk sends the reference rows first, then each
+ * stage newest first, so the lead holds the names the newest rows show (a cardholder, a GL account)
+ * with them: never a row painted before its names. Stored in an IndexedDB write of its own ahead of
+ * the batch's others, it reaches the engine through the change stream (collection-feed.ts) and the
+ * list paints while the rest is still validated and written; the checkpoint still waits for every
+ * row. A walk sends each row once, so no id is in both parts.
  */
 export const LEAD_ROWS = 100;
 
 function leadOf(changes: Change[]): { lead: Change[]; rest: Change[] } {
-  const lead: Change[] = [];
-  const rest: Change[] = [];
-  for (const c of changes) (lead.length < LEAD_ROWS && c.collection === COUNTED_COLLECTION && !c.deleted ? lead : rest).push(c);
+  let counted = 0;
+  let end = 0;
+  while (end < changes.length && counted < LEAD_ROWS) {
+    if (changes[end]!.collection === COUNTED_COLLECTION && !changes[end]!.deleted) counted++;
+    end++;
+  }
   // Only worth a write of its own when the batch has more than the lead.
-  return rest.length > 0 && lead.length > 0 ? { lead, rest } : { lead: [], rest: changes };
+  return counted > 0 && end < changes.length ? { lead: changes.slice(0, end), rest: changes.slice(end) } : { lead: [], rest: changes };
 }
 
 function firstOf(value: unknown): { loaded: number; total: number } | null {
