@@ -1,21 +1,13 @@
 import { act } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { renderToStaticMarkup } from 'react-dom/server';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { Pager } from '../components/pager.tsx';
 import type { PageAnswer } from './paged-query.ts';
 import { usePagedQuery, type PagedQuery } from './use-paged-query.ts';
+import { fakeContainer, stubReactWithoutDom } from './test-react.ts';
 
-/** React's client renderer with no DOM (as use-row-pointer.test.tsx): the probe renders null. */
-function fakeContainer(): Element {
-  const node = { nodeType: 1, nodeName: 'DIV', tagName: 'DIV', namespaceURI: 'http://www.w3.org/1999/xhtml', textContent: '', addEventListener() {}, removeEventListener() {} };
-  return { ...node, ownerDocument: { ...node, nodeType: 9 } } as unknown as Element;
-}
-beforeAll(() => {
-  vi.stubGlobal('IS_REACT_ACT_ENVIRONMENT', true);
-  vi.stubGlobal('window', { event: undefined, document: { activeElement: null }, HTMLIFrameElement: class {} });
-});
-afterAll(() => vi.unstubAllGlobals());
+stubReactWithoutDom();
 
 type Row = { id: string };
 type Call = { params: Record<string, string>; answer(a: PageAnswer<Row>): Promise<void> };

@@ -1,25 +1,10 @@
 import { act, memo, useState, type MouseEvent } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { useRowPointer, type RowPointer } from './use-row-pointer.ts';
+import { fakeContainer, stubReactWithoutDom } from '../test-react.ts';
 
-/**
- * Real React reconciliation (react-dom's client renderer, memo, state updates) with no DOM:
- * every component here renders `null`, so the only host node is the root container, which
- * needs no more than the listener methods React attaches its event delegation with (and
- * `window` no more than what React reads around an update).
- */
-function fakeContainer(): Element {
-  const node = { nodeType: 1, nodeName: 'DIV', tagName: 'DIV', namespaceURI: 'http://www.w3.org/1999/xhtml', textContent: '', addEventListener() {}, removeEventListener() {} };
-  return { ...node, ownerDocument: { ...node, nodeType: 9 } } as unknown as Element;
-}
-
-beforeAll(() => {
-  vi.stubGlobal('IS_REACT_ACT_ENVIRONMENT', true);
-  // React reads `window.event` for an update's priority and the focused element around a commit.
-  vi.stubGlobal('window', { event: undefined, document: { activeElement: null }, HTMLIFrameElement: class {} });
-});
-afterAll(() => vi.unstubAllGlobals());
+stubReactWithoutDom();
 
 interface Item { id: string }
 const ITEMS: Item[] = Array.from({ length: 20 }, (_, i) => ({ id: `r${i}` }));

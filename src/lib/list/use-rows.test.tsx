@@ -1,19 +1,10 @@
 import { act } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { useRows, type ListRows, type RowsQuery } from './use-rows.ts';
+import { fakeContainer, stubReactWithoutDom } from '../test-react.ts';
 
-/** React with no DOM, as use-row-pointer.test.tsx: the component renders null. */
-function fakeContainer(): Element {
-  const node = { nodeType: 1, nodeName: 'DIV', tagName: 'DIV', namespaceURI: 'http://www.w3.org/1999/xhtml', textContent: '', addEventListener() {}, removeEventListener() {} };
-  return { ...node, ownerDocument: { ...node, nodeType: 9 } } as unknown as Element;
-}
-
-beforeAll(() => {
-  vi.stubGlobal('IS_REACT_ACT_ENVIRONMENT', true);
-  vi.stubGlobal('window', { event: undefined, document: { activeElement: null }, HTMLIFrameElement: class {} });
-});
-afterAll(() => vi.unstubAllGlobals());
+stubReactWithoutDom();
 
 let root: Root | null = null;
 afterEach(() => {
