@@ -35,11 +35,13 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 60_000,
           hookTimeout: 120_000,
-          // Still isolated: with `isolate: false` (one module graph per worker, measured 1.7x faster
-          // in docs/performance.md, "Test suite time, second step") two tests failed in the one run
-          // made and are not yet explained; the per-file reset below makes that switch safe for the
-          // state found so far (tests/support/server-file-setup.ts).
+          // One module graph per worker (issue 33): every server file imported the app graph again
+          // when isolated (Hono, PGlite, every route, the template tarballs); now each worker imports
+          // it once and tests/support/server-file-setup.ts puts back what a file changes in the process
+          // (env, vi stubs and timers, recorded devices, OIDC discoveries). Files that vi.mock run in
+          // `server-isolated`. Measured in docs/performance.md ("Test suite time, third step").
           setupFiles: ['tests/support/server-file-setup.ts'],
+          isolate: false,
         },
       },
       {
