@@ -6,6 +6,7 @@ import { declarativeModules } from './build/declarative-modules.ts';
 import { ocrAssets } from './build/ocr-assets.ts';
 import { pdfAssets } from './build/pdf-assets.ts';
 import { precompress } from './build/precompress.ts';
+import { prerender } from './build/prerender.ts';
 
 const API_ORIGIN = process.env.LEDGERLINE_API ?? 'http://127.0.0.1:8787';
 
@@ -69,12 +70,16 @@ export default defineConfig({
         // The OCR engine and model (build/ocr-assets.ts, ~4 MB gzip) are not precached either:
         // the service worker caches them on first use (workers/service-worker/sw.ts). Nor are
         // pdf.js's wasm decoders (build/pdf-assets.ts): only scanned pages, read by that OCR, need them.
-        globIgnores: ['**/*.br', '**/*.gz', 'assets/ocr-*/**', 'assets/pdfjs-*/**'],
+        // Nor is sign-in.html (build/prerender.ts): a first visit's copy; the service worker answers
+        // every navigation with index.html.
+        globIgnores: ['**/*.br', '**/*.gz', 'assets/ocr-*/**', 'assets/pdfjs-*/**', 'sign-in.html'],
         // The data worker bundles RxDB and Dexie; it must be precached for offline start.
         maximumFileSizeToCacheInBytes: 8 * 1024 * 1024,
       },
       devOptions: { enabled: false },
     }),
+    // The sign-in page's markup in its own HTML, from the real component (issue 33: a first visit's first paint).
+    prerender([{ path: '/sign-in', module: 'src/features/identity/sign-in-prerender.tsx', render: 'renderSignInPage' }]),
     // Last: it compresses what every other plugin wrote, the service worker included.
     precompress(),
   ],

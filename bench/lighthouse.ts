@@ -1,6 +1,7 @@
 /**
  * Lighthouse figures and screenshots of the main screens:
- * `npm run lighthouse` (`-- --transactions 20000 --skip-build --no-screenshots --lhr-dir /tmp/lhr`).
+ * `npm run lighthouse` (`-- --transactions 20000 --skip-build --no-screenshots --lhr-dir /tmp/lhr`;
+ * `--runs 3 --form-factors mobile`: three mobile audits of each page on one seed and one mirror).
  *
  * Real parts only, as the benchmark: the built PWA (dist/), the real server (server/testing.ts,
  * PGlite in a temporary directory, the demo business) and Debian's Chromium on a fresh profile.
@@ -37,11 +38,23 @@ const argsSchema = z.object({
   'no-screenshots': z.boolean().default(false),
   /** Where to keep each run's whole Lighthouse report (long tasks, bootup time) and its Chrome trace, for a profile. */
   'lhr-dir': z.string().optional(),
+  /** Audits per page and form factor (one seed, one mirror): scores vary from run to run, a median needs three. */
+  runs: z.coerce.number().int().min(1).max(9).default(1),
+  /** `mobile`, `desktop` or both (comma-separated). */
+  'form-factors': z.string().default('mobile,desktop').transform((v, ctx) => {
+    const list = v.split(',').map((f) => f.trim()).filter(Boolean);
+    if (list.length === 0 || list.some((f) => f !== 'mobile' && f !== 'desktop')) {
+      ctx.addIssue({ code: 'custom', message: 'form-factors: mobile, desktop or both' });
+      return z.NEVER;
+    }
+    return list as FormFactor[];
+  }),
 });
 
 type FormFactor = 'mobile' | 'desktop';
 type Row = {
   page: string;
+  run: number;
   form_factor: FormFactor;
   performance: number;
   accessibility: number;
@@ -94,7 +107,7 @@ async function freePort(): Promise<number> {
 const score = (s: number | null | undefined) => Math.round((s ?? 0) * 100);
 const ms = (v: number | undefined) => Math.round(v ?? 0);
 
-function summarise(pageName: string, formFactor: FormFactor, result: LighthouseResult): Row {
+function summarise(pageName: string, run: number, formFactor: FormFactor, result: LighthouseResult): Row {
   const { categories, audits } = result.lhr;
   const failed = ['accessibility', 'best-practices', 'seo']
     .flatMap((c) => categories[c]?.auditRefs ?? [])
@@ -102,6 +115,7 @@ function summarise(pageName: string, formFactor: FormFactor, result: LighthouseR
     .map((ref) => ref.id);
   return {
     page: pageName,
+    run,
     form_factor: formFactor,
     performance: score(categories.performance?.score),
     accessibility: score(categories.accessibility?.score),
@@ -129,6 +143,39 @@ async function screenshot(page: Page, dir: string, name: string): Promise<void> 
   await page.screenshot({ path: join(dir, `${name}.png`) });
 }
 
+/** PNG screenshots of the main screens at desktop and phone size, into docs/screenshots/. */
+async function screenshots(page: Page): Promise<void> {
+  const dir = join(ROOT, 'docs', 'screenshots');
+  await mkdir(dir, { recursive: true });
+  await page.bringToFront();
+  for (const [layout, size] of [
+    ['desktop', { width: 1280, height: 800 }],
+    ['phone', { width: 390, height: 844 }],
+  ] as const) {
+    await page.setViewportSize(size);
+    await page.goto('/transactions');
+    await page.getByRole('grid', { name: 'Transactions' }).or(page.getByRole('list', { name: 'Transactions' })).first().waitFor();
+    await waitForSyncStatus(page, 'All changes synced', 120_000);
+    await screenshot(page, dir, `${layout}-transactions`);
+    const firstRow = page.getByRole('row').nth(1).or(page.getByRole('listitem').first()).first();
+    await firstRow.click();
+    await page.getByRole('dialog').first().waitFor();
+    await screenshot(page, dir, `${layout}-transaction-detail`);
+    await page.keyboard.press('Escape');
+    for (const [name, path] of [
+      ['reimbursements', '/reimbursements'],
+      ['approvals', '/approvals'],
+      ['settings', '/settings'],
+    ] as const) {
+      await page.goto(path);
+      await page.getByRole('main').waitFor();
+      // The SPA answers every path; a screen not built yet shows the in-shell 404 page.
+      if (await page.getByText('There is nothing at this address').isVisible()) continue;
+      await screenshot(page, dir, `${layout}-${name}`);
+    }
+  }
+}
+
 function readArgs() {
   const { values } = parseArgs({
     args: process.argv.slice(2),
@@ -137,6 +184,8 @@ function readArgs() {
       'skip-build': { type: 'boolean' },
       'no-screenshots': { type: 'boolean' },
       'lhr-dir': { type: 'string' },
+      runs: { type: 'string' },
+      'form-factors': { type: 'string' },
     },
     strict: true,
   });
@@ -167,7 +216,7 @@ async function main(): Promise<void> {
   });
   const rows: Row[] = [];
   try {
-    const audit = async (pageName: string, path: string, formFactor: FormFactor, keepStorage: boolean) => {
+    const audit = async (pageName: string, path: string, formFactor: FormFactor, keepStorage: boolean, run: number) => {
       const flags = {
         port,
         output: 'json',
@@ -185,22 +234,26 @@ async function main(): Promise<void> {
         if (attempt === 3) throw new Error(`lighthouse: ${path} (${formFactor}) could not be measured`);
       }
       if (!result) throw new Error(`lighthouse: no result for ${path}`);
-      const row = summarise(pageName, formFactor, result);
+      const row = summarise(pageName, run, formFactor, result);
       const lhrDir = args['lhr-dir'];
       if (lhrDir) {
         await mkdir(lhrDir, { recursive: true });
-        const name = `${path.replace(/\W+/g, '')}-${formFactor}`;
+        const name = `${path.replace(/\W+/g, '')}-${formFactor}${args.runs > 1 ? `-run${run}` : ''}`;
         await writeFile(join(lhrDir, `${name}.json`), JSON.stringify(result.lhr));
         // The Chrome trace too (DevTools → Performance → Load profile): which function each long task runs.
         if (result.artifacts?.Trace) await writeFile(join(lhrDir, `${name}.trace.json`), JSON.stringify(result.artifacts.Trace));
       }
-      console.log(`lighthouse: ${pageName} (${formFactor}) perf ${row.performance} a11y ${row.accessibility} bp ${row.best_practices} seo ${row.seo} TBT ${row.tbt_ms} ms LCP ${row.lcp_ms} ms`);
+      console.log(`lighthouse: ${pageName} (${formFactor}, run ${run}) perf ${row.performance} a11y ${row.accessibility} bp ${row.best_practices} seo ${row.seo} TBT ${row.tbt_ms} ms LCP ${row.lcp_ms} ms`);
       rows.push(row);
     };
 
+    const auditAll = async (pageName: string, path: string, keepStorage: boolean) => {
+      for (let run = 1; run <= args.runs; run++) {
+        for (const formFactor of args['form-factors']) await audit(pageName, path, formFactor, keepStorage, run);
+      }
+    };
     // A first visit: storage reset before each run.
-    await audit('Sign-in (first visit)', '/sign-in', 'mobile', false);
-    await audit('Sign-in (first visit)', '/sign-in', 'desktop', false);
+    await auditAll('Sign-in (first visit)', '/sign-in', false);
 
     // A returning admin: signed in, mirror complete, service worker in control.
     const page = context.pages()[0] ?? (await context.newPage());
@@ -208,40 +261,9 @@ async function main(): Promise<void> {
     await signIn(page, 'admin@demo.test', DEMO_PASSWORD, 60_000);
     await waitForServiceWorkerControl(page, 120_000);
     await waitForSyncStatus(page, 'All changes synced', 600_000);
-    await audit('Transactions (signed in, mirrored)', '/transactions', 'mobile', true);
-    await audit('Transactions (signed in, mirrored)', '/transactions', 'desktop', true);
+    await auditAll('Transactions (signed in, mirrored)', '/transactions', true);
 
-    if (!args['no-screenshots']) {
-      const dir = join(ROOT, 'docs', 'screenshots');
-      await mkdir(dir, { recursive: true });
-      await page.bringToFront();
-      for (const [layout, size] of [
-        ['desktop', { width: 1280, height: 800 }],
-        ['phone', { width: 390, height: 844 }],
-      ] as const) {
-        await page.setViewportSize(size);
-        await page.goto('/transactions');
-        await page.getByRole('grid', { name: 'Transactions' }).or(page.getByRole('list', { name: 'Transactions' })).first().waitFor();
-        await waitForSyncStatus(page, 'All changes synced', 120_000);
-        await screenshot(page, dir, `${layout}-transactions`);
-        const firstRow = page.getByRole('row').nth(1).or(page.getByRole('listitem').first()).first();
-        await firstRow.click();
-        await page.getByRole('dialog').first().waitFor();
-        await screenshot(page, dir, `${layout}-transaction-detail`);
-        await page.keyboard.press('Escape');
-        for (const [name, path] of [
-          ['reimbursements', '/reimbursements'],
-          ['approvals', '/approvals'],
-          ['settings', '/settings'],
-        ] as const) {
-          await page.goto(path);
-          await page.getByRole('main').waitFor();
-          // The SPA answers every path; a screen not built yet shows the in-shell 404 page.
-          if (await page.getByText('There is nothing at this address').isVisible()) continue;
-          await screenshot(page, dir, `${layout}-${name}`);
-        }
-      }
-    }
+    if (!args['no-screenshots']) await screenshots(page);
   } finally {
     await context.close();
     await rm(userDataDir, { recursive: true, force: true });
@@ -254,7 +276,7 @@ async function main(): Promise<void> {
     '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|',
     ...rows.map(
       (r) =>
-        `| ${r.page} | ${r.form_factor} | ${r.performance} | ${r.accessibility} | ${r.best_practices} | ${r.seo} | ${r.fcp_ms} ms | ${r.lcp_ms} ms | ${r.tbt_ms} ms | ${r.cls} | ${r.speed_index_ms} ms | ${r.failed_audits.join(', ') || '—'} |`,
+        `| ${r.page}${args.runs > 1 ? ` (run ${r.run})` : ''} | ${r.form_factor} | ${r.performance} | ${r.accessibility} | ${r.best_practices} | ${r.seo} | ${r.fcp_ms} ms | ${r.lcp_ms} ms | ${r.tbt_ms} ms | ${r.cls} | ${r.speed_index_ms} ms | ${r.failed_audits.join(', ') || '—'} |`,
     ),
   ].join('\n');
   const doc = `# Lighthouse\n\nMeasured ${when} by \`npm run lighthouse -- --transactions ${args.transactions}\` (Lighthouse ${LIGHTHOUSE_VERSION}, Debian Chromium, simulated throttling; a 2-core machine).\nThe sign-in page is audited as a first visit (storage reset); the transactions page as a returning admin whose device holds the mirror and whose service worker is in control.\n\n${table}\n\nScreenshots of the main screens at desktop (1280×800) and phone (390×844) size: \`docs/screenshots/\`.\n`;

@@ -1,3 +1,4 @@
+import { useDeferredValue, useLayoutEffect } from 'react';
 import { Outlet, createRootRouteWithContext, createRoute, createRouter, lazyRouteComponent, redirect } from '@tanstack/react-router';
 import type { AppStore } from './data-access/app-state.ts';
 import { signedInSession, whenBooted } from './data-access/app-state.ts';
@@ -6,6 +7,7 @@ import { Button } from './components/button.tsx';
 import { Toasts } from './app/toasts.tsx';
 import { UpdatePrompt } from './app/update-prompt.tsx';
 import { safeRedirect } from './lib/redirect.ts';
+import { dropPrerendered } from './lib/prerendered.ts';
 import { landingPath } from './lib/landing-page.ts';
 import { parseUrlSearch, stringifyUrlSearch } from './app/url-search.ts';
 import type { NavItem } from './lib/routing.ts';
@@ -47,8 +49,17 @@ export interface RouterContext {
 const rootRoute = createRootRouteWithContext<RouterContext>()({ component: Root });
 
 function Root() {
-  const boot = useAppState((s) => s.boot);
+  // Boot's end mounts the first screen (the sign-in page, or the shell and its page). The store's
+  // update renders synchronously, so that was one long task on a phone's CPU (issue 33); deferred,
+  // React renders it as a transition, in slices, and the boot screen (or the HTML's copy) stays meanwhile.
+  const boot = useDeferredValue(useAppState((s) => s.boot));
   const bootError = useAppState((s) => s.bootError);
+  const signedIn = useAppState((s) => signedInSession(s) !== null);
+  // The HTML's prerendered sign-in page (lib/prerendered.ts) is handed over by the sign-in page
+  // itself; if that page will not come (signed in already, or the data could not open), it goes now.
+  useLayoutEffect(() => {
+    if (boot === 'failed' || (boot === 'ready' && signedIn)) dropPrerendered(document);
+  }, [boot, signedIn]);
   return (
     <>
       {boot === 'ready' ? <Outlet /> : <BootScreen error={boot === 'failed' ? bootError : null} />}

@@ -26,6 +26,8 @@ function precompressed(path: string, bytes: Buffer) {
 precompressed('assets/index-Cx12ab.js', JS);
 precompressed('index.html', HTML);
 precompressed('sw.js', Buffer.from(`self.addEventListener("install", () => {});${' '.repeat(2000)}`));
+// A page the build prerendered (build/prerender.ts): its address gets it instead of the shell.
+writeFileSync(join(dist, 'sign-in.html'), '<!doctype html><title>Ledgerline</title><div id="prerendered">sign-in copy</div>');
 writeFileSync(join(dist, 'manifest.webmanifest'), '{"name":"Ledgerline"}');
 writeFileSync(join(dist, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
 mkdirSync(join(dist, '.vite'), { recursive: true });
@@ -114,6 +116,19 @@ describe('serving the built PWA: caching', () => {
     expect(res.headers.get('etag')).toMatch(/^"[\w-]+"$/);
     expect(res.headers.get('last-modified')).toMatch(/GMT$/);
     expect(await res.text()).toContain(content);
+  });
+
+  it.each([
+    ['/sign-in', true],
+    ['/sign-in/', true],
+    ['/sign-in/elsewhere', false],
+    ['/sign-up', false],
+  ])('GET %s → the prerendered page: %s', async (path, prerendered) => {
+    const res = await get(path);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(res.headers.get('cache-control')).toBe('no-cache');
+    expect((await res.text()).includes('sign-in copy')).toBe(prerendered);
   });
 
   it('answers a matching If-None-Match with 304 for the same encoding, and 200 for another', async () => {

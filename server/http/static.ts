@@ -11,7 +11,8 @@ import { acceptedEncodings, compressStream, ON_THE_FLY_MIN_BYTES, type Encoding 
  * content hash in their name and are cached forever; everything else (index.html, sw.js, the
  * manifest, icons) must be revalidated on every use, or an update would
  * never reach installed apps; ETag/Last-Modified make that revalidation a 304.
- * Any other GET outside /v1 falls back to index.html so client-side routes survive a reload.
+ * Any other GET outside /v1 falls back to index.html so client-side routes survive a reload (or
+ * to `<path>.html` where the build prerendered that address's page).
  *
  * Encodings: the build writes `.br` and `.gz` siblings (build/precompress.ts); the best one the
  * client accepts is sent as it is. A compressible file with no sibling for any accepted encoding
@@ -138,8 +139,12 @@ export function serveDist(app: Hono, distDir: string): void {
     if (c.req.path.startsWith('/v1/')) return next();
     const file = await resolveFile(root, c.req.path);
     if (file) return sendFile(c, root, file);
-    // Client-side routes (no file extension) get the app shell; a missing asset stays a 404.
-    if (!extname(c.req.path) && existsSync(index)) return sendFile(c, root, index);
+    // Client-side routes (no file extension) get the app shell, or the page the build prerendered
+    // for that address (dist/sign-in.html for /sign-in: build/prerender.ts); a missing asset stays a 404.
+    if (!extname(c.req.path) && existsSync(index)) {
+      const page = await resolveFile(root, `${c.req.path.replace(/\/+$/, '')}.html`);
+      return sendFile(c, root, page ?? index);
+    }
     return next();
   });
 }

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useLayoutEffect, useState, type FormEvent } from 'react';
 import { Button } from '../../components/button.tsx';
 import { Link, getRouteApi, useNavigate } from '@tanstack/react-router';
 import { loginDownMessage, mfaDownMessage, type WebConfig } from '../../../schema/web-config.ts';
@@ -14,6 +14,7 @@ import { safeRedirect } from '../../lib/redirect.ts';
 import { readTabBusiness, rememberTabBusiness } from '../../lib/session-tab.ts';
 import { errorText } from '../../lib/error-text.ts';
 import { useAnswer } from '../../lib/use-answer.ts';
+import { dropPrerendered, prerenderedFields } from '../../lib/prerendered.ts';
 import { TextField } from '../../components/text-field.tsx';
 import { SignInLinkForm } from './sign-in-link-form.tsx';
 import { OtherSignIns, SsoErrorAlert, SsoOffer, SsoSignInCard } from './sso-sign-in.tsx';
@@ -62,6 +63,18 @@ export function SignInPage({ redirect, ssoError }: SignInPageProps) {
   const finish = useFinishSignIn(redirect);
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
+  // A first visit painted this page from the HTML (lib/prerendered.ts): this page replaces that copy
+  // before the next paint, keeping what was typed there and where the focus was (else the email's).
+  // Read at commit, not at render: the first render may be sliced, and typing goes on meanwhile.
+  useLayoutEffect(() => {
+    const copy = prerenderedFields(document);
+    if (!copy) return;
+    /* eslint-disable react-hooks/set-state-in-effect -- the copy is outside React; this re-render happens before the paint */
+    if (copy.values.email) setEmail(copy.values.email);
+    if (copy.values.password) setPassword(copy.values.password);
+    /* eslint-enable react-hooks/set-state-in-effect */
+    dropPrerendered(document, copy.focused ?? 'email');
+  }, []);
   const [error, setError] = useState<string | null>(null);
   /** The email a password was refused for with AUTH_7022 (its domain may sign in with SSO only). */
   const [refusedFor, setRefusedFor] = useState<string | null>(null);
