@@ -8,7 +8,7 @@ import type { Queryable } from '../db/db.ts';
 import { ApiError, validationError } from '../core/errors.ts';
 import { findTransaction } from './transaction-sql.ts';
 import { visibleUsersClause, type Visibility } from './visibility.ts';
-import { writePrepared, type ReadDependency } from './prepared-write.ts';
+import { STALE, writePrepared, type ReadDependency } from './prepared-write.ts';
 import { runPreparedWorkflows } from './workflows/engine.ts';
 import { enabledWorkflows } from './workflows/store.ts';
 
@@ -93,7 +93,9 @@ export async function codeTransaction(
       const workflows = await enabledWorkflows(tx, businessId, 'transaction.coded');
       return { value: { next, workflows }, reads: [{ collection: 'transactions', ids: [transactionId] }, ...codingRefReads(patch)] };
     },
-    write: async ({ next, workflows }, { seqs }) => {
+    // The UPDATE carries the "nothing read has changed" condition: under the lock, one statement.
+    guarded: true,
+    write: async ({ next, workflows }, { seqs, unchanged }) => {
       const params: unknown[] = [businessId, transactionId, seqs.last];
       // Every coding field's column, from the entity's columns (issue 26): a field the patch gains is written here as is.
       const sets = CODING_FIELDS.map((field) => {
@@ -102,9 +104,10 @@ export async function codeTransaction(
       });
       const rows = await tx.query<{ doc: Transaction }>(
         `UPDATE transactions r SET ${sets.join(', ')}, change_seq = $3, updated_at = now()
-          WHERE r.business_id = $1 AND r.id = $2 RETURNING ${COLLECTIONS.transactions.docSql} AS doc`,
+          WHERE r.business_id = $1 AND r.id = $2 AND ${unchanged(params)} RETURNING ${COLLECTIONS.transactions.docSql} AS doc`,
         params,
       );
+      if (rows.length === 0) return STALE;
       await runPreparedWorkflows(tx, businessId, 'transaction.coded', [transactionId], workflows);
       return rows[0]!.doc;
     },

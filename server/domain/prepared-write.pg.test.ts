@@ -3,7 +3,8 @@
  * (domain/prepared-write.ts), on PostgreSQL with real concurrent transactions. Each test holds one
  * write at a chosen statement (a gate on its transaction) and runs another write meanwhile:
  * - while the first only prepares, the other commits at once (no lock is held), and the first then
- *   acts on the row as that commit left it (no lost update), or refuses a GL account it made inactive;
+ *   acts on the row as that commit left it (no lost update), or refuses a GL account it made inactive
+ *   or a row it exported (the PATCH asks in its UPDATE, bulk coding in a statement of its own);
  * - from the reservation to commit the lock is held with only the row write inside it, so another
  *   writer queues and a reader's high water never passes the uncommitted seq (the feed's guarantee).
  */
@@ -13,7 +14,7 @@ import type { Db, Queryable } from '../db/db.ts';
 import { openTestDb, type TestDb } from '../test-db.ts';
 import { makeBusiness, type Fixture } from '../test-fixtures.ts';
 import { pgAvailable } from '../testing.ts';
-import { codeTransaction } from './coding.ts';
+import { bulkCode, codeTransaction } from './coding.ts';
 import { writeMirrored } from './collections.ts';
 
 const ALL = { all: true } as const;
@@ -102,6 +103,20 @@ describe.skipIf(!(await pgAvailable()))('writes prepared before the business loc
     a.gate.open();
     await expect(a.result).rejects.toMatchObject({ code: 'REQUEST_7001', errors: { gl_account_id: 'gl_account_id must be an active GL account' } });
     expect((await row(id)).gl).not.toBe(gl);
+  });
+
+  it('refuses a bulk coding whose row an accounting sync exported between its check and its write (the unguarded check)', async () => {
+    const id = f.allTransactions[1]!;
+    const a = await holdAt(t.db, RESERVE, (tx) => bulkCode(tx, f.businessId, ALL, { transaction_ids: [id], patch: { memo: 'bulk' } }));
+    await t.db.transaction((tx) => writeMirrored(tx, f.businessId, 1, ({ seqs }) =>
+      tx.query(`UPDATE transactions SET accounting_synced_at = '2026-11-30T12:00:00Z', change_seq = $3 WHERE business_id = $1 AND id = $2`,
+        [f.businessId, id, seqs.last])));
+    a.gate.open();
+    await expect(a.result).rejects.toMatchObject({ code: 'ACCOUNTING_7301' });
+    expect((await row(id)).memo).not.toBe('bulk');
+    // The question was one statement of its own, right after the reservation.
+    const reserved = a.gate.statements.findIndex((s) => s.startsWith(RESERVE));
+    expect(a.gate.statements[reserved + 1]).toMatch(/^SELECT NOT \(EXISTS \(SELECT 1 FROM transactions /);
   });
 
   it('holds the lock from the reservation to commit around the row write alone: writers queue, readers never see the seq early', async () => {
