@@ -96,8 +96,8 @@ export interface MirroredWrite {
  * only. Reserving first is the lock order every writer follows (the business row, then the rows), so
  * two writes can never wait on each other in opposite orders; do the reads before it
  * (domain/prepared-write.ts): from here to commit every writer of the business waits. `write`
- * gives each row it stamps its own seq (the feed pages on seq alone); if it throws, the caller's
- * transaction (or savepoint) rolls back and the announcement with it. An unknown business answers
+ * gives each row it stamps its own seq (the feed pages on seq alone); if it throws, the transaction
+ * (or savepoint) that rolls back for it drops the announcement too. An unknown business answers
  * REQUEST_7004.
  */
 export async function writeMirrored<T>(

@@ -75,6 +75,8 @@ export function versionedPatch<C extends CallDef>(collection: ConflictCollection
     if (found && found.conflicts.length > 0) throw new ConflictError(found.conflicts, found.version);
     // The answered doc's change_seq is the row's version as this write left it (issue 33: no
     // statement more while the write holds its business's lock); read only for a doc without one.
+    // A workflow that wrote the row again after it leaves the ETag older than the row, which can
+    // only cost a needless conflict, never an overwrite (see versionedGet).
     const answered = (reply.body as { change_seq?: unknown } | null)?.change_seq;
     const seq = typeof answered === 'number' ? answered : await rowVersion(ctx.db, collection, actor.businessId, id);
     if (seq !== null) ctx.c.header(ETAG_HEADER, formatEtag(seq));
