@@ -5,6 +5,8 @@
  *     [--warmup 5] [--database-url postgres://…/admin-db] [--keep] [--json out.json]
  *     [--cpu-prof-dir dir] (each server process writes a V8 CPU profile there at exit)
  *     [--reuse postgres://…/ledgerline_t_x] (a database a --keep run left: no seeding, not dropped)
+ *     [--probe-dir dir] (bench/load-probe.ts in every server process: pool waits, the write lock's phases)
+ *     [--activity] (samples pg_stat_activity during the measured window: what the connections wait on)
  *
  * Seeds a fresh database (named ledgerline_t_*, on the PostgreSQL at --database-url, else
  * PG_TEST_URL, else postgres://postgres@127.0.0.1:5432/postgres) once with the demo business
@@ -20,20 +22,22 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { loadavg } from 'node:os';
-import { readFile, readdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { ID_TOKEN_HEADER } from '../schema/api/scopes.ts';
 import { openDb } from '../server/db/db.ts';
 import { prepareDatabase } from '../server/startup.ts';
 import { createPgDatabase } from '../server/testing.ts';
 import { DEFAULT_EMAIL_DOMAIN, DEMO_PASSWORD } from '../server/seed/types.ts';
+import { sampleActivity, summarizeProbes, type ActivityRow, type ProbeSummary } from './load-activity.ts';
 import { LOAD_CLIENT_SCRIPT, LOAD_OPS, LOAD_WEIGHTS, type LoadOp, type LoadWorkerData, type LoadWorkerResult } from './load-clients.ts';
 import { percentile, roundMs } from './stats.ts';
 
 const ACCEPT_ENCODING = 'gzip, deflate, br, zstd';
 const SEARCH_TERMS = ['uber', 'delta', 'amazon', 'coffee', 'hotel', 'office', 'air', 'lyft', 'market', 'cloud'];
 
-type Args = { processes: number[]; clients: number; seconds: number; warmup: number; transactions: number; adminUrl: string; keep: boolean; json: string | null; cpuProfDir: string | null; reuse: string | null };
+type Args = { processes: number[]; clients: number; seconds: number; warmup: number; transactions: number; adminUrl: string; keep: boolean; json: string | null; cpuProfDir: string | null; reuse: string | null; probeDir: string | null; activity: boolean };
 
 function parseArgs(argv: string[]): Args {
   const get = (name: string) => { const i = argv.indexOf(`--${name}`); return i >= 0 ? argv[i + 1] : undefined; };
@@ -49,6 +53,8 @@ function parseArgs(argv: string[]): Args {
     json: get('json') ?? null,
     cpuProfDir: get('cpu-prof-dir') ?? null,
     reuse: get('reuse') ?? null,
+    probeDir: get('probe-dir') ?? null,
+    activity: argv.includes('--activity'),
   };
 }
 
@@ -58,6 +64,8 @@ export type RunFigures = {
   loadBefore: string; loadAfter: string; firstErrors: string[];
   /** Server CPU (user + system, every server process) per request of the measured window. */
   serverCpuMsPerRequest: number;
+  activity?: ActivityRow[];
+  probes?: ProbeSummary;
 };
 
 const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
@@ -80,10 +88,11 @@ async function cpuMsOfTree(pid: number): Promise<number> {
 }
 
 /** Starts `node --import tsx server/main.ts` with WEB_CONCURRENCY=processes; resolves once every worker listens. */
-async function startServer(databaseUrl: string, processes: number, port: number, cpuProfDir: string | null): Promise<{ child: ChildProcess; url: string; log: string[] }> {
+async function startServer(databaseUrl: string, processes: number, port: number, cpuProfDir: string | null, probeDir: string | null): Promise<{ child: ChildProcess; url: string; log: string[] }> {
   const log: string[] = [];
-  const child = spawn(process.execPath, [...(cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`] : []), '--import', 'tsx', 'server/main.ts'], {
-    env: { ...process.env, DATABASE_URL: databaseUrl, WEB_CONCURRENCY: String(processes), PORT: String(port), HOST: '127.0.0.1', LEDGERLINE_SEED_DEMO: '0' },
+  const probe = probeDir ? ['--import', './bench/load-probe.ts'] : [];
+  const child = spawn(process.execPath, [...(cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`] : []), '--import', 'tsx', ...probe, 'server/main.ts'], {
+    env: { ...process.env, ...(probeDir ? { LOAD_PROBE_DIR: probeDir } : {}), DATABASE_URL: databaseUrl, WEB_CONCURRENCY: String(processes), PORT: String(port), HOST: '127.0.0.1', LEDGERLINE_SEED_DEMO: '0' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const url = await new Promise<string>((resolve, reject) => {
@@ -155,6 +164,16 @@ function printRun(r: RunFigures): void {
     console.log(`| ${op} | ${o.requests} | ${o.rps} | ${o.p50Ms} | ${o.p99Ms} | ${o.errors} |`);
   }
   for (const e of r.firstErrors) console.log(`  error: ${e}`);
+  if (r.activity) {
+    console.log('pg_stat_activity, backends per sample (state | wait | statement):');
+    for (const a of r.activity.slice(0, 12)) console.log(`  ${a.perSample.toFixed(2)}  ${a.state} | ${a.wait} | ${a.statement}`);
+  }
+  if (r.probes) {
+    for (const p of r.probes.pools) console.log(`pool ${p.pool}: ${p.checkouts} checkouts, wait p50/p99 ${p.waitP50Ms}/${p.waitP99Ms} ms, waiting mean ${p.waitingMean} max ${p.waitingMax}`);
+    const l = r.probes.locked;
+    for (const h of r.probes.heldStatements.slice(0, 10)) console.log(`  under the lock: ${h.count} × ${h.statement} (p50 ${h.p50Ms} ms, mean ${h.meanMs} ms)`);
+    if (l) console.log(`seq-reserving transactions: ${l.count}; before the lock p50 ${l.beforeP50Ms} ms, lock wait p50/p99 ${l.lockWaitP50Ms}/${l.lockWaitP99Ms} ms, held p50/p99 ${l.holdP50Ms}/${l.holdP99Ms} ms (statements ${l.holdStatementP50Ms}, between them ${l.holdGapP50Ms}), statements under the lock p50 ${l.statementsHeldP50}`);
+  }
 }
 
 async function main(): Promise<void> {
@@ -174,7 +193,10 @@ async function main(): Promise<void> {
     const gls = (await db.query<{ id: string }>(`SELECT id::text FROM gl_accounts WHERE active AND classification = 'EXPENSE' LIMIT 20`)).map((r) => r.id);
     await db.close();
     for (const [i, processes] of args.processes.entries()) {
-      const server = await startServer(databaseUrl, processes, 18_700 + i, args.cpuProfDir);
+      const probeDir = args.probeDir ? join(args.probeDir, `p${processes}-${Date.now()}`) : null;
+      if (probeDir) await mkdir(probeDir, { recursive: true });
+      const server = await startServer(databaseUrl, processes, 18_700 + i, args.cpuProfDir, probeDir);
+      let run: RunFigures | null = null;
       try {
         const token = await signInOwner(server.url);
         const top = await fetch(`${server.url}/v1/auth/sync/changes?backfill=true&limit=1`, { headers: { [ID_TOKEN_HEADER]: token } });
@@ -183,24 +205,32 @@ async function main(): Promise<void> {
         console.log(`${processes} process(es): ${args.clients} clients for ${args.warmup} s warm-up + ${args.seconds} s (load ${loadBefore})`);
         // The warm-up's CPU is not counted: sampled once it ends, and again when the clients stop.
         let cpuAtWarm = 0;
-        const warmTimer = setTimeout(() => void cpuMsOfTree(server.child.pid!).then((ms) => { cpuAtWarm = ms; }), args.warmup * 1000);
+        let stopActivity: Awaited<ReturnType<typeof sampleActivity>> | null = null;
+        const warmTimer = setTimeout(() => {
+          void cpuMsOfTree(server.child.pid!).then((ms) => { cpuAtWarm = ms; });
+          if (args.activity) void sampleActivity(databaseUrl).then((stop) => { stopActivity = stop; });
+        }, args.warmup * 1000);
         const out = await runClients({
           url: server.url, header: ID_TOKEN_HEADER, token, acceptEncoding: ACCEPT_ENCODING, clients: args.clients,
           durationMs: (args.warmup + args.seconds) * 1000, warmupMs: args.warmup * 1000, transactionIds: ids, glAccountIds: gls,
           searchTerms: SEARCH_TERMS, checkpoint, weights: LOAD_WEIGHTS,
         });
         clearTimeout(warmTimer);
+        const activity = stopActivity ? (await (stopActivity as () => Promise<{ rows: ActivityRow[] }>)()).rows : undefined;
         const cpuMs = (await cpuMsOfTree(server.child.pid!)) - cpuAtWarm;
         const counted = LOAD_OPS.reduce((n, op) => n + out.latencies[op].length + out.errors[op], 0);
-        const run: RunFigures = {
+        run = {
           processes, clients: args.clients, seconds: Math.round(out.seconds), ...figures(out), loadBefore, loadAfter: load(), firstErrors: out.firstErrors,
           serverCpuMsPerRequest: counted ? Math.round((cpuMs / counted) * 100) / 100 : 0,
+          ...(activity ? { activity } : {}),
         };
-        printRun(run);
-        results.push(run);
       } finally {
         await stopServer(server.child);
       }
+      // The probes are written as the server processes exit.
+      if (probeDir) run.probes = await summarizeProbes(probeDir);
+      printRun(run);
+      results.push(run);
     }
   } finally {
     if (store && args.keep) console.log(`Kept the database: ${store.open.databaseUrl}`);

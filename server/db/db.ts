@@ -37,14 +37,17 @@ export interface Db extends Queryable {
 export type OpenDbOptions = {
   databaseUrl?: string;
   dataDir?: string;
+  /** PostgreSQL: connections for transactions (every write), 10 by default. */
   poolSize?: number;
+  /** PostgreSQL: connections for statements outside a transaction (the reads), `poolSize` by default. */
+  readPoolSize?: number;
   /** PGlite only: start from this data-directory tarball (PGlite's dumpDataDir) instead of initdb. */
   loadDataDir?: Blob;
 };
 
 /** DATABASE_URL → PostgreSQL pool; otherwise PGlite in `dataDir` (or in memory when absent). */
 export async function openDb(opts: OpenDbOptions = {}): Promise<Db> {
-  if (opts.databaseUrl) return openPgDb(opts.databaseUrl, opts.poolSize);
+  if (opts.databaseUrl) return openPgDb(opts.databaseUrl, opts.poolSize, opts.readPoolSize);
   return openPgliteDb(opts.dataDir, opts.loadDataDir);
 }
 
@@ -144,21 +147,30 @@ function pgQueryable(conn: pg.Pool | pg.PoolClient): Queryable {
   };
 }
 
-async function openPgDb(databaseUrl: string, poolSize = 10): Promise<Db> {
+async function openPgDb(databaseUrl: string, poolSize = 10, readPoolSize = poolSize): Promise<Db> {
   // JIT off for every connection (issue 33): the feed page's UNION of ~27 branches, and other
   // statements built of many subplans, pass PostgreSQL's JIT cost thresholds although they run in
   // milliseconds; compiling them took 4–38 s a page on this machine (docs/performance.md). An
   // OLTP API whose reads are keyset pages by index has nothing to gain from JIT. PGlite has none.
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: poolSize, types: pgTypes, options: '-c jit=off' });
+  const common = { connectionString: databaseUrl, types: pgTypes, options: '-c jit=off' };
+  // Two budgets (issue 33): a transaction keeps its connection to commit, also while it queues for
+  // its business row's lock behind the other writers of the business (change-seq.ts), so with one
+  // pool the reads queued for connections those writers held. Statements outside a transaction
+  // (every GET, the searches, audit and device rows) have their own pool and never wait for a
+  // writer's connection; writers beyond `poolSize` wait in this process, holding none.
+  // Connections open on demand (pg.Pool), so an idle budget costs nothing.
+  const pool = new pg.Pool({ ...common, max: readPoolSize, application_name: 'ledgerline' });
+  const txPool = new pg.Pool({ ...common, max: poolSize, application_name: 'ledgerline-tx' });
   // An idle client that loses its server must not crash the process; the pool replaces it.
   pool.on('error', () => {});
+  txPool.on('error', () => {});
   await pool.query('SELECT 1');
   const notifier = new PgNotifier(databaseUrl);
   return {
     kind: 'pg',
     ...pgQueryable(pool),
     async transaction(fn) {
-      const client = await pool.connect();
+      const client = await txPool.connect();
       // A connection lost mid-transaction (server restart, terminated backend) fails the running
       // query; its 'error' event must not crash the process, and the dead client must not go
       // back to the pool (release(err) destroys it).
@@ -183,7 +195,7 @@ async function openPgDb(databaseUrl: string, poolSize = 10): Promise<Db> {
     listen: (channel, cb) => notifier.listen(channel, cb),
     async close() {
       await notifier.close();
-      await pool.end();
+      await Promise.all([pool.end(), txPool.end()]);
     },
   };
 }

@@ -3,12 +3,14 @@ import { transactionCode } from '../../schema/commands/index.ts';
 import { CODING_FIELDS, syncedCodingRefusal, type CodingField } from '../../schema/commands/transaction-code.ts';
 import { columnOf } from '../../schema/entities/columns.ts';
 import { transactionEntity, transactionSchema, type Transaction } from '../../schema/entities/transaction.ts';
-import { COLLECTIONS, writeMirrored } from './collections.ts';
+import { COLLECTIONS } from './collections.ts';
 import type { Queryable } from '../db/db.ts';
 import { ApiError, validationError } from '../core/errors.ts';
 import { findTransaction } from './transaction-sql.ts';
 import { visibleUsersClause, type Visibility } from './visibility.ts';
-import { runWorkflows, runWorkflowsOn } from './workflows/engine.ts';
+import { STALE, writePrepared, type ReadDependency } from './prepared-write.ts';
+import { runPreparedWorkflows } from './workflows/engine.ts';
+import { enabledWorkflows } from './workflows/store.ts';
 
 
 /**
@@ -50,7 +52,28 @@ export async function checkCodingRefs(tx: Queryable, businessId: string, patch: 
   if (Object.keys(errors).length > 0) throw validationError(errors);
 }
 
-/** PATCH one transaction: load (locked), apply the shared command, store, announce. */
+/**
+ * The mirrored rows a patch's reference check reads (domain/prepared-write.ts `reads`): a GL
+ * account deactivated, or a department deleted, after the check and before the write makes the
+ * write check again under the lock.
+ */
+function codingRefReads(patch: CodingPatch): ReadDependency[] {
+  const ids = (id: string | null | undefined) => (id ? [id] : []);
+  return [
+    { collection: 'gl_accounts', ids: ids(patch.gl_account_id) },
+    { collection: 'departments', ids: ids(patch.department_id) },
+    { collection: 'locations', ids: ids(patch.location_id) },
+    { collection: 'tracking_categories', ids: Object.entries(patch.tracking ?? {}).filter(([, v]) => v !== null).map(([c]) => c) },
+  ];
+}
+
+/**
+ * PATCH one transaction: read the row, check the references and run the shared command before the
+ * business lock (issue 33: writePrepared), then, holding it, store the result and answer the doc.
+ * The row is read without FOR UPDATE: every writer of a transaction holds the business lock while
+ * it writes, so once this write holds it the row cannot change, and a change committed since the
+ * read makes writePrepared read it again under the lock.
+ */
 export async function codeTransaction(
   tx: Queryable,
   businessId: string,
@@ -58,29 +81,36 @@ export async function codeTransaction(
   transactionId: string,
   patch: CodingPatch,
 ): Promise<Transaction> {
-  // writeMirrored takes the seq first: every writer locks the business row before any
-  // transaction row, so a PATCH and a bulk update never wait on each other in opposite orders.
-  return writeMirrored(tx, businessId, 1, async ({ seqs }) => {
-    const doc = await findTransaction(tx, businessId, vis, transactionId, true);
-    if (!doc) throw new ApiError('REQUEST_7004');
-    const current = transactionSchema.parse(doc);
-    const synced = syncedCodingRefusal(current.accounting_synced_at);
-    if (synced) throw new ApiError('ACCOUNTING_7301', synced);
-    await checkCodingRefs(tx, businessId, patch);
-    const next = transactionCode.apply(current, { transaction_id: transactionId, patch });
-    const params: unknown[] = [businessId, transactionId, seqs.last];
-    // Every coding field's column, from the entity's columns (issue 26): a field the patch gains is written here as is.
-    const sets = CODING_FIELDS.map((field) => {
-      params.push(asParam(field, next[field]));
-      return `${codingColumn(field)} = $${params.length}${codingCast(field)}`;
-    });
-    const rows = await tx.query<{ doc: Transaction }>(
-      `UPDATE transactions r SET ${sets.join(', ')}, change_seq = $3, updated_at = now()
-        WHERE r.business_id = $1 AND r.id = $2 RETURNING ${COLLECTIONS.transactions.docSql} AS doc`,
-      params,
-    );
-    await runWorkflows(tx, businessId, { trigger: 'transaction.coded', objectId: transactionId });
-    return rows[0]!.doc;
+  return writePrepared(tx, businessId, 1, {
+    prepare: async () => {
+      const doc = await findTransaction(tx, businessId, vis, transactionId);
+      if (!doc) throw new ApiError('REQUEST_7004');
+      const current = transactionSchema.parse(doc);
+      const synced = syncedCodingRefusal(current.accounting_synced_at);
+      if (synced) throw new ApiError('ACCOUNTING_7301', synced);
+      await checkCodingRefs(tx, businessId, patch);
+      const next = transactionCode.apply(current, { transaction_id: transactionId, patch });
+      const workflows = await enabledWorkflows(tx, businessId, 'transaction.coded');
+      return { value: { next, workflows }, reads: [{ collection: 'transactions', ids: [transactionId] }, ...codingRefReads(patch)] };
+    },
+    // The UPDATE carries the "nothing read has changed" condition: under the lock, one statement.
+    guarded: true,
+    write: async ({ next, workflows }, { seqs, unchanged }) => {
+      const params: unknown[] = [businessId, transactionId, seqs.last];
+      // Every coding field's column, from the entity's columns (issue 26): a field the patch gains is written here as is.
+      const sets = CODING_FIELDS.map((field) => {
+        params.push(asParam(field, next[field]));
+        return `${codingColumn(field)} = $${params.length}${codingCast(field)}`;
+      });
+      const rows = await tx.query<{ doc: Transaction }>(
+        `UPDATE transactions r SET ${sets.join(', ')}, change_seq = $3, updated_at = now()
+          WHERE r.business_id = $1 AND r.id = $2 AND ${unchanged(params)} RETURNING ${COLLECTIONS.transactions.docSql} AS doc`,
+        params,
+      );
+      if (rows.length === 0) return STALE;
+      await runPreparedWorkflows(tx, businessId, 'transaction.coded', [transactionId], workflows);
+      return rows[0]!.doc;
+    },
   });
 }
 
@@ -157,9 +187,15 @@ export async function bulkCode(
   body: BulkCodingBody,
 ): Promise<{ updated: number; change_seq: number }> {
   const n = body.transaction_ids.length;
-  return writeMirrored(tx, businessId, n, async ({ seqs }) => {
+  // The checks and the workflows' read before the business lock (issue 33, writePrepared); the
+  // UPDATE itself reads each row's current values under it.
+  const prepare = async () => {
     await refuseSynced(tx, businessId, vis, body.transaction_ids);
     await checkCodingRefs(tx, businessId, body.patch);
+    const workflows = await enabledWorkflows(tx, businessId, 'transaction.coded');
+    return { value: workflows, reads: [{ collection: 'transactions' as const, ids: body.transaction_ids }, ...codingRefReads(body.patch)] };
+  };
+  return writePrepared(tx, businessId, n, { prepare, write: async (workflows, { seqs }) => {
     const a = patchAssignments(body.patch);
     const params: unknown[] = [businessId, body.transaction_ids, seqs.first - 1];
     const param = (value: unknown, cast: string) => {
@@ -192,7 +228,7 @@ export async function bulkCode(
     );
     const updated = Number(rows[0]?.n ?? 0);
     if (updated !== n) throw new ApiError('REQUEST_7004', `${n - updated} of ${n} transactions were not found.`);
-    await runWorkflowsOn(tx, businessId, 'transaction.coded', body.transaction_ids);
+    await runPreparedWorkflows(tx, businessId, 'transaction.coded', body.transaction_ids, workflows);
     return { updated, change_seq: seqs.last };
-  });
+  } });
 }

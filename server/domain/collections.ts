@@ -1,7 +1,7 @@
 import { ENTITIES, MIRRORED_COLLECTIONS, type MirroredCollection } from '../../schema/collections.ts';
 import { docSqlOf } from '../../schema/entities/columns.ts';
 import type { AnyEntityDef } from '../../schema/entities/define-entity.ts';
-import { allocateSeqs, announceChange, type SeqRange } from '../db/change-seq.ts';
+import { allocateAnnouncedSeqs, type SeqRange } from '../db/change-seq.ts';
 import type { Queryable } from '../db/db.ts';
 import { VISIBILITY_SQL, type VisibilitySql } from './visibility.ts';
 import { ApiError } from '../core/errors.ts';
@@ -91,11 +91,14 @@ export interface MirroredWrite {
 
 /**
  * Runs a write of mirrored rows inside transaction `tx`: reserves `rows` change sequences first,
- * then announces the highest one reserved once `write` returns, so no write can forget either.
- * Reserving first is the lock order every writer follows (the business row, then the rows), so
- * two writes can never wait on each other in opposite orders. `write` gives each row it stamps
- * its own seq (the feed pages on seq alone); if it throws, nothing is announced and the caller's
- * transaction rolls back. An unknown business answers REQUEST_7004.
+ * each reservation announcing its last seq in the same statement (`allocateAnnouncedSeqs`: issue
+ * 33, one statement fewer under the lock), so no write can forget either; listeners hear on commit
+ * only. Reserving first is the lock order every writer follows (the business row, then the rows), so
+ * two writes can never wait on each other in opposite orders; do the reads before it
+ * (domain/prepared-write.ts): from here to commit every writer of the business waits. `write`
+ * gives each row it stamps its own seq (the feed pages on seq alone); if it throws, the transaction
+ * (or savepoint) that rolls back for it drops the announcement too. An unknown business answers
+ * REQUEST_7004.
  */
 export async function writeMirrored<T>(
   tx: Queryable,
@@ -103,15 +106,11 @@ export async function writeMirrored<T>(
   rows: number,
   write: (w: MirroredWrite) => Promise<T>,
 ): Promise<T> {
-  let last = 0;
   const take = async (n: number) => {
-    const range = await allocateSeqs(tx, businessId, n);
+    const range = await allocateAnnouncedSeqs(tx, businessId, n);
     if (!range) throw new ApiError('REQUEST_7004');
-    last = range.last;
     return range;
   };
   const seqs = await take(rows);
-  const result = await write({ seqs, reserve: take });
-  await announceChange(tx, businessId, last);
-  return result;
+  return write({ seqs, reserve: take });
 }

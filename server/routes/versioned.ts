@@ -73,7 +73,12 @@ export function versionedPatch<C extends CallDef>(collection: ConflictCollection
     const reply = await handler(ctx);
     if (!succeeded(reply)) return reply;
     if (found && found.conflicts.length > 0) throw new ConflictError(found.conflicts, found.version);
-    const seq = await rowVersion(ctx.db, collection, actor.businessId, id);
+    // The answered doc's change_seq is the row's version as this write left it (issue 33: no
+    // statement more while the write holds its business's lock); read only for a doc without one.
+    // A workflow that wrote the row again after it leaves the ETag older than the row, which can
+    // only cost a needless conflict, never an overwrite (see versionedGet).
+    const answered = (reply.body as { change_seq?: unknown } | null)?.change_seq;
+    const seq = typeof answered === 'number' ? answered : await rowVersion(ctx.db, collection, actor.businessId, id);
     if (seq !== null) ctx.c.header(ETAG_HEADER, formatEtag(seq));
     return reply;
   };

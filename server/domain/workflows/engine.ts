@@ -105,9 +105,22 @@ export async function runWorkflows(tx: Queryable, businessId: string, event: Tri
 
 /** The same for several objects of one trigger (bulk coding): one read of the workflows for all of them. */
 export async function runWorkflowsOn(tx: Queryable, businessId: string, trigger: WorkflowTrigger, objectIds: readonly string[], now: Date = new Date()) {
+  await runWorkflowsOf(tx, businessId, trigger, objectIds, () => enabledWorkflows(tx, businessId, trigger), now);
+}
+
+/**
+ * The same with the workflows read beforehand (issue 33: a write's `prepare`, before the business
+ * lock, domain/prepared-write.ts): a write that found none runs no statement here, under the lock.
+ */
+export async function runPreparedWorkflows(tx: Queryable, businessId: string, trigger: WorkflowTrigger, objectIds: readonly string[], workflows: readonly Workflow[], now: Date = new Date()) {
+  if (workflows.length === 0) return;
+  await runWorkflowsOf(tx, businessId, trigger, objectIds, () => Promise.resolve(workflows), now);
+}
+
+async function runWorkflowsOf(tx: Queryable, businessId: string, trigger: WorkflowTrigger, objectIds: readonly string[], read: () => Promise<readonly Workflow[]>, now: Date) {
   const depth = currentScope().depth;
   try {
-    const workflows = await enabledWorkflows(tx, businessId, trigger);
+    const workflows = await read();
     if (workflows.length === 0) return;
     const out = await savepoint(tx, `workflow_run_${depth}`, async () => {
       for (const id of objectIds) {
