@@ -22,6 +22,12 @@
  * engine (ids, `slotById`, orders, the LRU's bodies, interned strings), the benchmark's world
  * and queries — not the store; `array_buffers_mb` is the engine's typed arrays (columns, sort
  * keys, token pool, postings, money) and `body_store_mb` the store's bytes, both apart.
+ * `--snapshot` (issue 33): the loaded engine's `snapshot()` (`snapshot_ms`), its size
+ * (`snapshot_mb`: typed arrays' bytes and strings at 2 bytes a character), a structured clone of it
+ * (`clone_ms`: about what IndexedDB's write and read serialise), `restore()` into a fresh engine
+ * (`restore_ms`) and that engine's first search answered in full (`restored_first_query_ms`;
+ * `restored_search_ready_ms` = restore + first query, the engine's part of a reload from the
+ * snapshot); every search's total is checked equal to the original's.
  * Timing figures are noisy on a shared machine: note the load average beside them.
  */
 import { writeFileSync } from 'node:fs';
@@ -134,13 +140,13 @@ const [, indexMs] = time(() => {
 });
 const indexCpuMs = cpuMs(indexCpu);
 /** A page as MirrorRuntime.query makes it: the engine's ids and held bodies, the missing ones read from the store and held. */
-const page = (filter: TransactionFilter, sort: TransactionSort = 'occurred_desc', offset = 0) => {
-  const ticket = engine.ticket();
-  const p = engine.page({ filter, sort, offset, limit: 50 });
+const page = (filter: TransactionFilter, sort: TransactionSort = 'occurred_desc', offset = 0, e = engine) => {
+  const ticket = e.ticket();
+  const p = e.page({ filter, sort, offset, limit: 50 });
   const missing = p.ids.filter((_, i) => p.rows[i] === undefined);
   if (missing.length > 0) {
     const read = [...store.get(missing).values()].map(toEngineRow);
-    engine.hold(read, ticket);
+    e.hold(read, ticket);
     const byId = new Map(read.map((r) => [r.id, r]));
     p.ids.forEach((id, i) => (p.rows[i] ??= byId.get(id)));
   }
@@ -201,10 +207,34 @@ for (let i = 0; i < 5; i++) {
 }
 
 const heapAfter = heapMb();
+
+/** `--snapshot`: the loaded engine saved and restored into a fresh one, which must answer every search with the same total. */
+function snapshotFigures() {
+  const [snap, snapshotMs] = time(() => engine.snapshot());
+  const [cloned, cloneMs] = time(() => structuredClone(snap));
+  let bytes = 0;
+  JSON.stringify(snap, (_key, value: unknown) => {
+    if (ArrayBuffer.isView(value)) bytes += value.byteLength;
+    else if (typeof value === 'string') bytes += value.length * 2;
+    return ArrayBuffer.isView(value) ? undefined : value;
+  });
+  const restored = createTransactionEngine<EngineRow>(transactionText(world.refs), { bodies: Number(BODIES) });
+  const [, restoreMs] = time(() => restored.restore(cloned));
+  const [, firstQueryMs] = time(() => page({ q: queries[0]! }, 'occurred_desc', 0, restored));
+  queries.forEach((q, i) => {
+    if (page({ q }, 'occurred_desc', 0, restored).total !== totals[i]) throw new Error(`restored engine: another total for ${q}`);
+  });
+  return {
+    snapshot_ms: round(snapshotMs, 0), snapshot_mb: round(bytes / 1e6, 1), clone_ms: round(cloneMs, 0), restore_ms: round(restoreMs, 0),
+    restored_first_query_ms: round(firstQueryMs, 1), restored_search_ready_ms: round(restoreMs + firstQueryMs, 0),
+  };
+}
 // Typed arrays' backing stores live outside the JS heap: counted apart, so nothing hides there
 // (the stand-in store's bytes apart from the engine's arrays).
 const storeMb = store.megabytes;
 const buffersMb = process.memoryUsage().arrayBuffers / 1e6 - storeMb;
+// After the memory figures: the snapshot's copies are not the engine's.
+const snapshot = process.argv.includes('--snapshot') && BODIES !== 'all' ? snapshotFigures() : {};
 const result = {
   rows: ROWS,
   bodies: BODIES,
@@ -228,6 +258,7 @@ const result = {
   filter_first_page_p95_ms: round(quantile(firstPages, 0.95)),
   filter_later_page_p95_ms: round(quantile(laterPages, 0.95), 3),
   select_all: { q: selectQ, ids: selected, median_ms: round(quantile(selectMs, 0.5)), max_ms: round(Math.max(...selectMs)) },
+  ...snapshot,
   load_average: loadavg().map((x) => round(x)),
 };
 console.log(JSON.stringify(result, null, 2));

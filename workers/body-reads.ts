@@ -28,6 +28,8 @@ export class BodyReads {
   /** Re-texting after reference renames, one after another. */
   private retexts: Promise<void> = Promise.resolve();
   private preparing: Promise<void> = Promise.resolve();
+  /** Re-derivations and re-textings in flight (their rows are not as shown or named yet). */
+  private inFlight = 0;
 
   constructor(private readonly deps: BodyReadsDeps) {}
 
@@ -52,10 +54,16 @@ export class BodyReads {
     return changed;
   }
 
-  /** A referenced name changed: the engine re-texts the rows naming it (every body in memory), else `retextNaming`. */
-  reindexNaming(feed: CollectionFeed, changed: ReadonlySet<string>): void {
-    if (feed.engine.keepsBodies) feed.reindexNaming(changed);
-    else this.retextNaming(feed, changed);
+  /** Whether rows are being re-derived or re-texted from the store: the engine is not what its rows show yet (issue 33: no snapshot then). */
+  get settling(): boolean {
+    return this.inFlight > 0;
+  }
+
+  /** A referenced name changed: the engine re-texts the rows naming it (every body in memory), else `retextNaming`; resolves when done. */
+  reindexNaming(feed: CollectionFeed, changed: ReadonlySet<string>): Promise<void> {
+    if (!feed.engine.keepsBodies) return this.retextNaming(feed, changed);
+    feed.reindexNaming(changed);
+    return Promise.resolve();
   }
 
   /** A page of the feed's engine with every body, those it does not hold read back; a row deleted meanwhile is left out. */
@@ -115,12 +123,13 @@ export class BodyReads {
     const missing = [...new Set(ids)].filter((id) => engine.has(id) && engine.get(id) === undefined);
     if (missing.length === 0) return;
     const ticket = engine.ticket();
+    this.inFlight++;
     void feed.stored(missing).then((stored) => {
       if (this.deps.closed()) return;
       // A row stored again since the read started is newer than this read: left as it is.
       engine.upsertMany([...stored.values()].map(feed.show), ticket);
       this.deps.changed(feed.name);
-    }, (e: unknown) => this.deps.onError(e));
+    }, (e: unknown) => this.deps.onError(e)).finally(() => this.inFlight--);
   }
 
   /**
@@ -155,7 +164,7 @@ export class BodyReads {
    * name it (`idsNaming`) are read back page by page and their search text re-derived (a row
    * stored again meanwhile already has its new text). Searches see the old name until it is done.
    */
-  retextNaming(feed: CollectionFeed, changed: ReadonlySet<string>): void {
+  retextNaming(feed: CollectionFeed, changed: ReadonlySet<string>): Promise<void> {
     const engine = feed.engine;
     const ids: string[] = [];
     const inMemory: { id: string }[] = [];
@@ -166,7 +175,8 @@ export class BodyReads {
       else ids.push(id);
     }
     engine.retext(inMemory, engine.ticket());
-    if (ids.length === 0) return;
+    if (ids.length === 0) return Promise.resolve();
+    this.inFlight++;
     const run = async () => {
       for (let from = 0; from < ids.length && !this.deps.closed(); from += READ_PAGE) {
         const ticket = feed.engine.ticket();
@@ -175,6 +185,7 @@ export class BodyReads {
       }
       if (!this.deps.closed()) this.deps.changed(feed.name);
     };
-    this.retexts = this.retexts.then(run).catch((e: unknown) => this.deps.onError(e));
+    this.retexts = this.retexts.then(run).catch((e: unknown) => this.deps.onError(e)).finally(() => this.inFlight--);
+    return this.retexts;
   }
 }

@@ -50,6 +50,13 @@ export interface CollectionFeed {
    * create (inserted, re-derived, or removed once no command creates them); true when any changed.
    */
   refresh: (ids: Iterable<string>) => boolean;
+  /**
+   * Issue 33, after the engine was restored from a snapshot: makes these rows what the store
+   * (`stored`: their stored rows, read after the restore) and the outbox say now — a stored row
+   * as shown, else the row a pending command creates, else none — except rows the change stream
+   * touched since (`touched`: newer than the read).
+   */
+  settle: (ids: Iterable<string>, stored: ReadonlyMap<string, Row>) => void;
   /** A row as shown now from the engine (stored rows rebased, created rows as they are), or undefined. */
   shown: (id: string) => Row | undefined;
   /** The row a pending command creates under this id (none stored), or undefined. */
@@ -180,6 +187,21 @@ function createFeed(name: QueriedCollection, { db, engines, shows, creates, crea
       if (removals.length) engine.removeMany(removals);
       if (rows.length) engine.upsertMany(rows);
       return rows.length + removals.length > 0;
+    },
+    settle(ids, stored) {
+      const rows: Row[] = [];
+      const removals: string[] = [];
+      for (const id of new Set(ids)) {
+        if (feed.touched?.has(id)) continue;
+        const row = stored.get(id);
+        const made = row ? undefined : create(id);
+        if (made) local.add(id);
+        else local.delete(id);
+        if (row || made) rows.push(row ? show(row) : made!);
+        else if (engine.has(id)) removals.push(id);
+      }
+      if (removals.length) engine.removeMany(removals);
+      if (rows.length) engine.upsertMany(rows);
     },
     shown(id) {
       const row = engine.get(id);

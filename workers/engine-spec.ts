@@ -1,4 +1,5 @@
-import type { MoneyFields } from './money-columns.ts';
+import type { MoneyFields, MoneySnapshot } from './money-columns.ts';
+import type { SearchSnapshot } from './search-index.ts';
 import type { SlotCompare } from './sorted-order.ts';
 
 /**
@@ -44,6 +45,9 @@ export interface SortKeys<R, S extends string> {
    */
   compare(sort: S, slots: SlotRows<R>): SlotCompare;
   clear(): void;
+  /** Issue 33 (an engine snapshot): the first `slots` slots' keys as plain, structured-cloneable data; `restore` takes it back. */
+  snapshot?(slots: number): unknown;
+  restore?(snapshot: unknown): void;
 }
 
 /** What a comparator may read per slot: its id (always), its row (only where every body is kept). */
@@ -93,6 +97,29 @@ export interface RowColumns<R, F> {
    * rows `refersTo` picks, from the columns alone (an engine with `bodies` has no row to ask).
    */
   naming?(ids: ReadonlySet<string>): (slot: number) => boolean;
+  /** Issue 33 (an engine snapshot): the first `slots` slots' columns as plain data; `restore` takes it back. */
+  snapshot?(slots: number): unknown;
+  restore?(snapshot: unknown): void;
+}
+
+/**
+ * Issue 33: an engine's state as plain, structured-cloneable data (typed arrays copied, strings
+ * joined), what IndexedDB keeps so a reload restores the engine instead of rebuilding it from
+ * every stored row. No row body: the restored engine reads them back as it does after a load.
+ */
+export interface EngineSnapshot {
+  format: number;
+  /** How many slots (live and free). */
+  slots: number;
+  /** Each slot's id, '' for a free slot, '\n'-joined. */
+  ids: string;
+  free: Int32Array;
+  /** The orders built so far, by sort (the others are built on first use). */
+  orders: Record<string, Int32Array>;
+  keys: unknown;
+  columns: unknown;
+  money: MoneySnapshot[];
+  search: SearchSnapshot;
 }
 
 /** A page's ids in order, with the bodies the engine holds (undefined: read it from the store). */

@@ -26,20 +26,18 @@ import { DeliveredCommands } from './delivered-commands.ts';
 import { MootRefusals } from './moot-refusals.ts';
 import { textIndexing } from './text-indexing.ts';
 import { BodyReads } from './body-reads.ts';
+import { EngineSnapshots } from './engine-snapshots.ts';
 
 /**
  * One signed-in user's open mirror: the RxDB database, the outbox, the in-memory query engine
  * and reference data, kept current from RxDB's change streams (writes of this tab, of the sync
- * engine and, through multiInstance, of other tabs all arrive the same way).
+ * engine and, through multiInstance, of other tabs all arrive the same way). Every queried
+ * collection has a feed (collection-feed.ts) built once from the registry: loaded at open,
+ * followed on its change stream, re-derived when its commands change; nothing here names one.
  *
- * Every queried collection (QUERIED_COLLECTIONS) has a feed (collection-feed.ts) built once from
- * the registry: loaded at open, followed on its change stream, re-derived when its commands
- * change, looked up by command checks. The runtime loops over the feeds; nothing here names one.
- *
- * Cold start: opening is quick; loading 100k rows into the engine is not. Collections with a
- * first page load first (transactions); until every engine is loaded, their default view (no
- * filter, newest first) is answered by an indexed RxDB query on the negated-time index, and any
- * other query waits for the load. The text index then fills in the background in small slices.
+ * Cold start: collections with a first page load first (transactions; issue 33: restored from its
+ * snapshot, engine-snapshots.ts); until every engine is loaded, their default view comes from the
+ * negated-time index, any other query waits. The text index fills in the background in slices.
  */
 export interface RuntimeOptions {
   name: string;
@@ -114,6 +112,7 @@ export class MirrorRuntime {
   private closed = false;
   /** Row bodies read back from IndexedDB for engines keeping only some in memory (issue 33: body-reads.ts). */
   private readonly reads = new BodyReads({ closed: () => this.closed, changed: (c) => this.changed(c), onError: (e) => this.opts.onError?.(e) });
+  readonly snapshots: EngineSnapshots;
 
   private constructor(
     readonly db: MirrorDatabase,
@@ -128,10 +127,15 @@ export class MirrorRuntime {
     });
     this.feedOf = Object.fromEntries(this.feeds.map((f) => [f.name, f])) as unknown as MirrorRuntime['feedOf'];
     const counted = COUNTED_COLLECTION && this.feedOf[COUNTED_COLLECTION];
+    this.snapshots = new EngineSnapshots({
+      db, feed: counted || undefined, index: this.outboxIndex, refs: this.refs, reads: this.reads, exclusive: (fn) => this.mirror.exclusive(fn),
+      ready: () => this.ready, loaded: () => this.loaded, closed: () => this.closed, onError: (e) => opts.onError?.(e),
+    });
     this.mirror = new RxMirrorStore(db, this.outboxIndex, {
       onInvalidRow: (collection, id, issues) => opts.onError?.(new Error(`invalid ${collection} row ${id}: ${issues}`)),
       onOverlayChanged: (refs) => this.refreshRows(refs),
       storedCount: () => (this.loaded && counted ? counted.engine.size : null),
+      journal: this.snapshots,
     });
     this.subscribe();
     const refresh = (refs: EntityRefs) => this.refreshRows(refs);
@@ -179,8 +183,7 @@ export class MirrorRuntime {
       if (first && isDefaultView(q, first.sort)) return this.firstPageReads.add(this.firstPageFromDb(collection, first, q, t0));
       await this.loadedOne(collection);
     }
-    // Through the feed's engine: `this.engines[collection]` is a union TypeScript cannot tie to C.
-    // Issue 33: the bodies the engine does not hold are read back (one bulk read of the page's missing rows).
+    // Through the feed's engine (`this.engines[collection]` is a union TypeScript cannot tie to C); bodies it does not hold read back.
     const page = await this.reads.page(this.feedOf[collection], q);
     const view = this.views[collection] as (row: { id: string }) => RowView<C>;
     return { rows: page.rows.map(view), total: page.total, offset: page.offset, took_ms: performance.now() - t0 };
@@ -213,10 +216,7 @@ export class MirrorRuntime {
     matching: (collection, filter) => this.feedOf[collection].engine.matchingIds(filter as never),
   };
 
-  async matchingIds(filter: TransactionFilter): Promise<string[]> {
-    await this.ready;
-    return this.engines.transactions.matchingIds(filter);
-  }
+  matchingIds = (filter: TransactionFilter): Promise<string[]> => this.ready.then(() => this.engines.transactions.matchingIds(filter));
 
   /**
    * The bills `invoiceNumber` duplicates for the vendor, by the server's rule (the same
@@ -247,13 +247,14 @@ export class MirrorRuntime {
     for (const s of this.subs) s.unsubscribe();
     await this.ready.catch(() => undefined);
     await this.mirror.idle();
+    await this.snapshots.close();
     await this.db.close();
   }
 
   /** Deletes this user's mirror from the device (after close). */
   async remove(): Promise<void> {
     await this.close();
-    await this.db.remove();
+    await Promise.all([this.db.remove(), this.snapshots.delete()]);
   }
 
   /**
@@ -287,7 +288,8 @@ export class MirrorRuntime {
   private loadFeed(feed: CollectionFeed): Promise<boolean> {
     let loading = this.feedLoads.get(feed.name);
     if (!loading) {
-      loading = feed.load(LOAD_PAGE, () => this.firstPageReads.settled(), () => this.closed);
+      // Issue 33: restored from the engine's snapshot when there is a usable one, else every stored row read.
+      loading = this.snapshots.restore(feed).then((restored) => restored || feed.load(LOAD_PAGE, () => this.firstPageReads.settled(), () => this.closed));
       this.feedLoads.set(feed.name, loading);
     }
     return loading;
@@ -388,7 +390,7 @@ export class MirrorRuntime {
     const changes = byKind(rows);
     const changed = new Set<string>();
     for (const [kind, { upserts, removals }] of changes) for (const id of this.refs.apply(kind, upserts as never, removals)) changed.add(id);
-    if (changed.size > 0) for (const feed of this.feeds) this.reads.reindexNaming(feed, changed);
+    if (changed.size > 0) for (const feed of this.feeds) void this.reads.reindexNaming(feed, changed);
     if (!notify) return;
     this.scheduleIndexing();
     this.opts.onDataChanged?.([...changes.keys()]);

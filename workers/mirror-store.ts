@@ -10,6 +10,7 @@ import { putDocOver, putDocs, putNewDocs, removeDocs, storedDoc } from './bulk-w
 import { storedShape } from './collections/index.ts';
 import { COUNTED_COLLECTION } from './collection-feed.ts';
 import type { OutboxIndex } from './outbox-index.ts';
+import type { RowJournal } from './engine-snapshot-store.ts';
 import { dropUnsafeKeys } from './sanitize.ts';
 import { FIRST_PAGE_MARKS, markFirstPage } from '../sync/first-page-marks.ts';
 
@@ -48,6 +49,8 @@ export interface MirrorStoreEvents {
    * without counting 100k index entries in IndexedDB (O(n), about a second).
    */
   storedCount?: () => number | null;
+  /** Issue 33: the engine snapshot's journal (engine-snapshots.ts), told COUNTED_COLLECTION ids before their rows are written. */
+  journal?: RowJournal;
 }
 
 export class RxMirrorStore implements MirrorStore, OptimisticPort {
@@ -58,10 +61,10 @@ export class RxMirrorStore implements MirrorStore, OptimisticPort {
   private savedCount: number | null = null;
   /** The stored checkpoint document as last read or written here (its next write goes over it). */
   private checkpointDoc: RxDocumentData<MetaDoc> | null = null;
-  /** Every checkpoint write handed over so far, settled (they run in call order). */
+  /** Every checkpoint write handed over so far, settled (they run in call order); how many are pending. */
   private checkpoints: Promise<void> = Promise.resolve();
   private pendingCheckpoints = 0;
-  /** Batches of one pull share a generation; a failed batch marks it, so no later checkpoint of it is stored. */
+  /** Batches of one pull share a generation; a failed batch marks it (`broken`), so no later checkpoint of it is stored. */
   private generation = 0;
   private broken = -1;
   /**
@@ -106,6 +109,12 @@ export class RxMirrorStore implements MirrorStore, OptimisticPort {
     return settled.then(() => undefined);
   }
 
+  /** Issue 33: runs `fn` in the write queue once every checkpoint handed over is stored: no row write in flight (a snapshot). */
+  exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const checkpoints = this.checkpoints;
+    return this.run(() => checkpoints.then(fn));
+  }
+
   /**
    * In the write queue, after every checkpoint handed over: a read racing a batch must not set
    * `storedThrough` back (the engine reads it at creation too). A pull starts with it, so the
@@ -116,7 +125,9 @@ export class RxMirrorStore implements MirrorStore, OptimisticPort {
     return this.run(async () => {
       await checkpoints;
       if (this.broken === this.generation) this.generation++;
-      return this.readCheckpoint();
+      const checkpoint = await this.readCheckpoint();
+      this.events.journal?.stored(checkpoint); // a pull starts (the leader): a complete mirror without a snapshot takes one
+      return checkpoint;
     });
   }
 
@@ -182,6 +193,8 @@ export class RxMirrorStore implements MirrorStore, OptimisticPort {
 
   private async writeRows(grouped: Map<MirroredCollection, { puts: MirrorDoc[]; removes: string[] }>, fresh: boolean): Promise<void> {
     const put = fresh ? putNewDocs : putDocs;
+    const counted = COUNTED_COLLECTION && grouped.get(COUNTED_COLLECTION);
+    if (counted) await this.events.journal?.append([...counted.puts.map((d) => d.id), ...counted.removes]);
     // Own collections one write each; the rows of every reference kind in one `refs` write.
     const refs = { puts: [] as RefDoc[], removes: [] as string[] };
     const own: [OwnCollection, { puts: MirrorDoc[]; removes: string[] }][] = [];
@@ -220,6 +233,7 @@ export class RxMirrorStore implements MirrorStore, OptimisticPort {
     this.checkpointDoc = await putDocOver(this.db.meta, { id: CHECKPOINT, value }, this.checkpointDoc);
     this.storedThrough = checkpoint.seq;
     for (const refs of this.outbox.dropConfirmedThrough(checkpoint.seq)) this.events.onOverlayChanged?.(refs);
+    this.events.journal?.stored(checkpoint);
   }
 
   /**
@@ -236,6 +250,7 @@ export class RxMirrorStore implements MirrorStore, OptimisticPort {
     const checkpoints = this.checkpoints;
     return this.run(async () => {
       await checkpoints;
+      await this.events.journal?.drop();
       await clearMirroredRows(this.db);
       this.checkpointDoc = await storedDoc(this.db.meta, CHECKPOINT);
       this.storedThrough = 0;
@@ -282,9 +297,10 @@ export class RxMirrorStore implements MirrorStore, OptimisticPort {
         this.aheadOfFeed.set(key, Math.max(seq, this.aheadOfFeed.get(key) ?? 0));
       }
       // Queued behind feed batches, so a newer row from the feed is never overwritten by this one.
-      await this.run(() =>
-        isRef(collection) ? putDocs(this.db.refs, [toRefDoc(collection, doc)]) : putDocs(this.db[collection] as never, [doc] as never),
-      );
+      await this.run(async () => {
+        if (collection === COUNTED_COLLECTION) await this.events.journal?.append([id]);
+        await (isRef(collection) ? putDocs(this.db.refs, [toRefDoc(collection, doc)]) : putDocs(this.db[collection] as never, [doc] as never));
+      });
       return;
     }
     // Not queued: nothing is written, and the outbox should not wait for feed batches to land.

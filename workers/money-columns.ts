@@ -33,6 +33,15 @@ export interface Totals {
 
 export const EMPTY_TOTALS: Totals = { count: 0, sums: [] };
 
+/** One pair of money fields' columns in an engine snapshot (issue 33). */
+export interface MoneySnapshot {
+  key: string;
+  amount: Float64Array<ArrayBuffer>;
+  currency: Uint16Array<ArrayBuffer>;
+  counted: Uint8Array<ArrayBuffer>;
+  codes: string[];
+}
+
 
 /**
  * The money of every slot as columns, for one pair of fields: amounts in a Float64Array (integer
@@ -68,6 +77,22 @@ export class MoneyColumns<R> {
     this.amount[slot] = row[this.fields.amount] as number;
     const only = this.fields.only;
     this.counted[slot] = only && !this.admitted!.has(row[only.field] as string) ? 0 : 1;
+  }
+
+  /** Issue 33: the first `slots` slots' columns, copied, and the currency codes. */
+  snapshot(slots: number): MoneySnapshot {
+    const size = Math.min(slots, this.amount.length);
+    return { key: this.key, amount: this.amount.slice(0, size), currency: this.currency.slice(0, size), counted: this.counted.slice(0, size), codes: [...this.codes] };
+  }
+
+  /** The columns of `snapshot()` (its arrays taken as they are). */
+  restore(s: MoneySnapshot): void {
+    this.amount = s.amount;
+    this.currency = s.currency;
+    this.counted = s.counted;
+    this.codes.length = 0;
+    this.ids.clear();
+    for (const code of s.codes) this.ids.set(code, this.codes.push(code) - 1);
   }
 
   /** Sums the given slots (a negative slot is skipped: an unknown id). */
@@ -128,6 +153,18 @@ export class MoneyByFields<R> {
 
   clear(): void {
     this.map = this.fresh();
+  }
+
+  /** Issue 33: every kept pair of fields' columns over the first `slots` slots. */
+  snapshot(slots: number): MoneySnapshot[] {
+    return [...this.map.values()].map((money) => money.snapshot(slots));
+  }
+
+  /** The declared fields' columns from a snapshot (others are built again on first use, as after a load). */
+  restore(snapshots: readonly MoneySnapshot[]): void {
+    this.map = this.fresh();
+    for (const s of snapshots) this.map.get(s.key)?.restore(s);
+    for (const key of this.map.keys()) if (!snapshots.some((s) => s.key === key)) throw new Error(`money snapshot: no columns for ${key}`);
   }
 
   /** The columns for `fields`; `rows` walks every body to build undeclared ones (null: none in memory, refused). */

@@ -1,25 +1,24 @@
 import { queryTerms } from '../schema/transaction-query.ts';
 import { SearchIndex } from './search-index.ts';
 import { SortedOrder } from './sorted-order.ts';
-import type { EnginePage, EngineQuery, EngineResult, EngineSpec, RowColumns, SlotRows, SortKeys, TextFilter } from './engine-spec.ts';
+import type { EnginePage, EngineQuery, EngineResult, EngineSnapshot, EngineSpec, RowColumns, SlotRows, SortKeys, TextFilter } from './engine-spec.ts';
+import { ENGINE_SNAPSHOT_FORMAT, joinIds, splitIds } from './engine-snapshot.ts';
 import { RowBodies } from './row-bodies.ts';
 import { MoneyByFields, type MoneyColumns, type MoneyFields, type Totals } from './money-columns.ts';
-import { inOrder, RANK_SORT_SHARE, walkOn, type CachedResult } from './query-result.ts';
+import { resultOf, walkOn, type CachedResult } from './query-result.ts';
 import { grownTo } from './typed-arrays.ts';
 
 /**
  * The worker's in-memory query engine over one queried collection: every visible row in a slot
- * array, one sorted order per sort key (built on first use, then maintained incrementally), and
- * a text index. Pure and synchronous (no IndexedDB), so it is tested in Node and its results are
- * the server's: filters, sorts and text terms come from the collection's query spec
- * (schema/entities/<name>.ts), turned into an `EngineSpec` once per collection
- * (workers/collections/): the engine itself knows no collection.
- *
- * A query walks the sorted order once (100k slot reads ≈ a millisecond), testing the
- * structural filter and the text-match mark of each slot, and keeps the matching slots so the
- * virtualised table can page through the same result without re-filtering.
+ * array, one sorted order per sort key (built on first use, then kept incrementally), and a text
+ * index. Pure and synchronous (no IndexedDB), so it is tested in Node; filters, sorts and text
+ * terms mean what the collection's query spec says (schema/entities/<name>.ts, turned into an
+ * `EngineSpec` once per collection in workers/collections/): the engine knows no collection.
+ * A query walks the sorted order once, testing the filter and the text mark of each slot, and
+ * keeps the matching slots so the table pages through the same result without re-filtering.
+ * Issue 33: `snapshot`/`restore` (engine-snapshot.ts) save and bring back its state as typed arrays.
  */
-export type { EnginePage, EngineQuery, EngineResult, EngineSpec, RowColumns, SlotRows, SortKeys, TextFilter } from './engine-spec.ts';
+export type { EnginePage, EngineQuery, EngineResult, EngineSnapshot, EngineSpec, RowColumns, SlotRows, SortKeys, TextFilter } from './engine-spec.ts';
 
 // Totals (count and sums per currency) live in money-columns.ts; their types are part of the engine's API.
 export { EMPTY_TOTALS, type FieldOf, type MoneyFields, type Totals } from './money-columns.ts';
@@ -54,34 +53,20 @@ export class QueryEngine<R extends { id: string }, F extends TextFilter, S exten
     this.bodies = new RowBodies(spec.bodies);
     if (!this.bodies.keepsAll && !this.columns) throw new Error('an engine keeping only some row bodies needs filter columns');
     this.money = new MoneyByFields(spec.money);
-    this.slotRows = {
-      row: (slot) => {
-        const row = this.bodies.at(slot, false);
-        if (!row) throw new Error(`row body of slot ${slot} is not in memory`);
-        return row;
-      },
-      id: (slot) => this.ids[slot]!,
-    };
+    const row = (slot: number) => this.bodies.at(slot, false) ?? fail(`row body of slot ${slot} is not in memory`);
+    this.slotRows = { row, id: (slot) => this.ids[slot]! };
   }
 
-  get size(): number {
-    return this.slotById.size;
-  }
+  get size(): number { return this.slotById.size; }
 
   /** Whether every row body is in memory (no `bodies` in the spec): `query`, `matchingRows` and `reindexWhere` then read them. */
-  get keepsBodies(): boolean {
-    return this.bodies.keepsAll;
-  }
+  get keepsBodies(): boolean { return this.bodies.keepsAll; }
 
   /** Bodies in memory now (cached and held): what `bodies` bounds. */
-  get bodiesInMemory(): number {
-    return this.bodies.inMemory(this.slotById.size);
-  }
+  get bodiesInMemory(): number { return this.bodies.inMemory(this.slotById.size); }
 
   /** Rows still waiting for the text index (they are searched by scan meanwhile). */
-  get searchBacklog(): number {
-    return this.search.backlog;
-  }
+  get searchBacklog(): number { return this.search.backlog; }
 
   /** The row's body when in memory (every one without `bodies`; else cached or held), or undefined. */
   get(id: string): R | undefined {
@@ -98,6 +83,9 @@ export class QueryEngine<R extends { id: string }, F extends TextFilter, S exten
   keepBodies(keep: (row: R) => boolean): void {
     this.bodies.keepWhen(keep);
   }
+
+  /** Ids of the bodies held whatever the LRU does (`keepBodies`, `pin`). */
+  heldIds(): string[] { return this.bodies.heldIds(); }
 
   /** Holds these rows' bodies in memory until the returned release runs (rows not in IndexedDB yet, a command's rows). */
   pin(ids: readonly string[]): () => void {
@@ -147,6 +135,35 @@ export class QueryEngine<R extends { id: string }, F extends TextFilter, S exten
     this.columns?.clear();
     this.search.clear();
     this.money.clear();
+    this.version++;
+  }
+
+  /** Issue 33: the engine as plain data (typed arrays copied); only an engine keeping some bodies has one (no body is kept). */
+  snapshot(): EngineSnapshot {
+    const { keys, columns } = this;
+    if (this.bodies.keepsAll || !keys.snapshot || !columns?.snapshot) throw new Error('a snapshot needs an engine keeping some bodies, with snapshot keys and columns');
+    const slots = this.ids.length;
+    const orders = Object.fromEntries([...this.orders].map(([sort, order]) => [sort, Int32Array.from(order.view())]));
+    const parts = { keys: keys.snapshot(slots), columns: columns.snapshot(slots), money: this.money.snapshot(slots), search: this.search.snapshot() };
+    return { format: ENGINE_SNAPSHOT_FORMAT, slots, ids: joinIds(this.ids), free: Int32Array.from(this.freeSlots), orders, ...parts };
+  }
+
+  /** The state of `snapshot()` (its arrays taken as they are; the LRU starts empty). A malformed one throws and leaves the engine empty. */
+  restore(s: EngineSnapshot): void {
+    this.clear();
+    try {
+      if (s.format !== ENGINE_SNAPSHOT_FORMAT || !this.keys.restore || !this.columns?.restore) throw new Error(`engine snapshot format ${s.format}: not restorable here`);
+      ({ ids: this.ids, slotById: this.slotById } = splitIds(s.ids, s.slots, s.free.length));
+      this.freeSlots = Array.from(s.free);
+      this.keys.restore(s.keys);
+      this.columns.restore(s.columns);
+      this.money.restore(s.money);
+      this.search.restore(s.search);
+      for (const sort of this.spec.sorts) if (s.orders[sort]) this.orders.set(sort, SortedOrder.of(this.keys.compare(sort, this.slotRows), s.orders[sort]));
+    } catch (e) {
+      this.clear();
+      throw e;
+    }
     this.version++;
   }
 
@@ -332,33 +349,13 @@ export class QueryEngine<R extends { id: string }, F extends TextFilter, S exten
       return hit;
     }
     const sorted = this.order(sort);
-    const order = sorted.view();
     const terms = queryTerms(filter.q);
     const predicate = this.predicate(filter);
     const found = terms.length > 0 ? this.markMatches(terms) : null;
-    // The unfiltered result is the order itself: valid until the next change bumps the version.
-    let result: CachedResult = { key, version: this.version, slots: order, total: order.length, walk: null };
-    if (found && found.slots.length * RANK_SORT_SHARE < order.length) {
-      // Few matches: put them in order by their rank in the sort instead of walking all of it.
-      const slots = inOrder(found.slots, sorted, predicate);
-      result = { ...result, slots, total: slots.length };
-    } else if (found) {
-      let total = found.slots.length;
-      if (predicate) for (const slot of found.slots) if (!predicate(slot)) total--;
-      const walk = { order, next: 0, gen: found.gen, out: new Int32Array(total), predicate };
-      result = { ...result, slots: walk.out.subarray(0, 0), total, walk };
-      walkOn(result, need, this.marks);
-    } else if (predicate) {
-      if (this.scratch.length < order.length) this.scratch = new Int32Array(order.length * 2);
-      const out = this.scratch;
-      let n = 0;
-      for (let i = 0; i < order.length; i++) {
-        const slot = order[i]!;
-        if (predicate(slot)) out[n++] = slot;
-      }
-      const slots = out.slice(0, n);
-      result = { ...result, slots, total: n };
-    }
+    const result = resultOf({ key, version: this.version }, sorted, found, predicate, need, this.marks, (n) => {
+      if (this.scratch.length < n) this.scratch = new Int32Array(n * 2);
+      return this.scratch;
+    });
     this.cache = result;
     return result;
   }
@@ -392,4 +389,8 @@ export class QueryEngine<R extends { id: string }, F extends TextFilter, S exten
     }
     return order;
   }
+}
+
+function fail(message: string): never {
+  throw new Error(message);
 }

@@ -88,6 +88,11 @@ export class RowBodies<R extends { id: string }> {
     this.written = new Float64Array(1024);
   }
 
+  /** Ids of the held bodies (rows with outbox entries, pinned rows): issue 33's snapshot re-derives them on restore. */
+  heldIds(): string[] {
+    return [...this.held.values()].map((row) => row.id);
+  }
+
   /** Which bodies are held, decided each time a row is stored or read back. */
   keepWhen(keep: (row: R) => boolean): void {
     this.keep = keep;

@@ -1,5 +1,5 @@
 import { queryTerms } from '../schema/transaction-query.ts';
-import { TokenPool, Vocabulary } from './search-vocabulary.ts';
+import { TokenPool, Vocabulary, type PoolSnapshot } from './search-vocabulary.ts';
 import { grownTo } from './typed-arrays.ts';
 
 /**
@@ -25,6 +25,17 @@ import { grownTo } from './typed-arrays.ts';
  * slot's current tokens (a few integers), and its list is compacted when half of it is garbage.
  */
 const COMPACT_MIN = 64;
+
+/** The index in a snapshot (issue 33): tokens, each slot's token ids, and every posting list one after another. */
+export interface SearchSnapshot {
+  /** The vocabulary's tokens in id order, '\n'-joined. */
+  tokens: string;
+  pool: PoolSnapshot;
+  /** token id → its list's length (garbage included) in `postings`. */
+  postingLength: Uint32Array<ArrayBuffer>;
+  garbage: Uint32Array<ArrayBuffer>;
+  postings: Uint32Array<ArrayBuffer>;
+}
 
 export class SearchIndex {
   private readonly vocab = new Vocabulary();
@@ -60,6 +71,44 @@ export class SearchIndex {
     this.garbage = new Uint32Array(64);
     this.raw = [];
     this.stale.clear();
+  }
+
+  /** Issue 33: the index as plain typed arrays (rows waiting for it tokenized first). */
+  snapshot(): SearchSnapshot {
+    if (this.stale.size > 0) this.indexSome(this.stale.size);
+    const tokens = this.vocab.size;
+    const postingLength = grownTo(this.postingLength, Math.max(tokens, this.postingLength.length)).slice(0, tokens);
+    let total = 0;
+    for (let t = 0; t < tokens; t++) total += postingLength[t]!;
+    const postings = new Uint32Array(total);
+    let at = 0;
+    for (let t = 0; t < tokens; t++) {
+      const n = postingLength[t]!;
+      if (n === 0) continue;
+      postings.set(this.postings[t]!.subarray(0, n), at);
+      at += n;
+    }
+    const garbage = grownTo(this.garbage, Math.max(tokens, this.garbage.length)).slice(0, tokens);
+    return { tokens: this.vocab.snapshot(), pool: this.pool.snapshot(), postingLength, garbage, postings };
+  }
+
+  /** The index of `snapshot()`; its arrays become the index's own (each posting list a view of `postings` until it grows). */
+  restore(s: SearchSnapshot): void {
+    this.clear();
+    const tokens = s.postingLength.length;
+    this.vocab.restore(s.tokens, tokens);
+    this.pool.restore(s.pool);
+    this.postingLength = grownTo(s.postingLength, Math.max(64, tokens));
+    this.garbage = grownTo(s.garbage, Math.max(64, tokens));
+    const postings: Uint32Array[] = new Array<Uint32Array>(tokens);
+    let at = 0;
+    for (let t = 0; t < tokens; t++) {
+      const n = s.postingLength[t]!;
+      if (n > 0) postings[t] = s.postings.subarray(at, at + n);
+      at += n;
+    }
+    if (at !== s.postings.length) throw new Error('search snapshot: posting lengths do not add up');
+    this.postings = postings;
   }
 
   /** How many rows still wait to be tokenized. */
@@ -208,7 +257,7 @@ export class SearchIndex {
     const len = this.postingLength[token]!;
     let list = this.postings[token];
     if (!list || len === list.length) {
-      const grown = new Uint32Array(list ? list.length * 2 : 2);
+      const grown = new Uint32Array(Math.max(2, (list?.length ?? 0) * 2));
       if (list) grown.set(list);
       list = this.postings[token] = grown;
     }

@@ -50,6 +50,20 @@ export class Vocabulary {
     this.chunks.clear();
   }
 
+  /** Issue 33, the engine's snapshot: every token in id order, one string (a token holds no '\n': `queryTerms` splits at it). */
+  snapshot(): string {
+    return this.tokens.join('\n');
+  }
+
+  /** The tokens of `snapshot()`, interned again in the same order (same ids; the trigram index rebuilt over the words). */
+  restore(tokens: string, size: number): void {
+    this.clear();
+    if (size === 0) return;
+    const words = tokens.split('\n');
+    if (words.length !== size) throw new Error(`vocabulary snapshot: ${words.length} tokens, ${size} expected`);
+    for (const word of words) this.intern(word);
+  }
+
   /**
    * The token ids of a text as `queryTerms` splits it, each once. A space separates tokens for
    * `queryTerms` too, so the text is split at spaces first and each chunk's ids are remembered:
@@ -135,6 +149,13 @@ export class Vocabulary {
 
 const NONE = new Uint32Array(0);
 
+/** A TokenPool's state in a snapshot (issue 33): live entries only. */
+export interface PoolSnapshot {
+  data: Uint32Array<ArrayBuffer>;
+  start: Uint32Array<ArrayBuffer>;
+  count: Uint16Array<ArrayBuffer>;
+}
+
 /** Each slot's token ids, in one Uint32Array: `start[slot]`, `count[slot]`; rewritten when half is garbage. */
 export class TokenPool {
   private data = new Uint32Array(1024);
@@ -172,6 +193,35 @@ export class TokenPool {
     const data = this.data;
     for (let i = from; i < to; i++) if (data[i] === token) return true;
     return false;
+  }
+
+  /** Issue 33: the live entries in slot order (no waste), each slot's start and count. */
+  snapshot(): PoolSnapshot {
+    let live = 0;
+    for (let slot = 0; slot < this.size; slot++) live += this.count[slot]!;
+    const data = new Uint32Array(live);
+    const start = new Uint32Array(this.size);
+    let k = 0;
+    for (let slot = 0; slot < this.size; slot++) {
+      const from = this.start[slot]!;
+      const c = this.count[slot]!;
+      data.set(this.data.subarray(from, from + c), k);
+      start[slot] = k;
+      k += c;
+    }
+    return { data, start, count: this.count.slice(0, this.size) };
+  }
+
+  /** Takes a snapshot's arrays as its own (not copied). */
+  restore(s: PoolSnapshot): void {
+    const size = s.start.length;
+    if (s.count.length !== size) throw new Error('token pool snapshot: starts and counts differ in length');
+    this.data = s.data.length > 0 ? s.data : new Uint32Array(1024);
+    this.used = s.data.length;
+    this.waste = 0;
+    this.size = size;
+    this.start = grownTo(s.start, Math.max(1024, size));
+    this.count = grownTo(s.count, Math.max(1024, size));
   }
 
   set(slot: number, tokens: readonly number[]): void {

@@ -18,6 +18,13 @@ export class SortedOrder {
 
   constructor(private cmp: SlotCompare) {}
 
+  /** Issue 33, an engine snapshot's order: `slots` already in `cmp`'s order (no sort). */
+  static of(cmp: SlotCompare, slots: ArrayLike<number>): SortedOrder {
+    const order = new SortedOrder(cmp);
+    order.slots = Array.from(slots);
+    return order;
+  }
+
   /** Swaps in an equivalent comparator (the engine's key arrays grew and were replaced). */
   setCompare(cmp: SlotCompare): void {
     this.cmp = cmp;

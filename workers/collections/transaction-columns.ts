@@ -45,9 +45,29 @@ export class StringTable {
     return this.strings[id]!;
   }
 
+  /** Issue 33: every string in id order (a copy), what `StringTable.of` takes back. */
+  snapshot(): string[] {
+    return [...this.strings];
+  }
+
+  static of(strings: readonly string[]): StringTable {
+    const table = new StringTable();
+    for (const s of strings) table.id(s);
+    if (table.size !== strings.length) throw new Error('string table snapshot: a string twice');
+    return table;
+  }
+
   get size(): number {
     return this.strings.length;
   }
+}
+
+/** The columns in an engine snapshot (issue 33). */
+interface ColumnsSnapshot {
+  strings: string[];
+  ints: Record<IntColumn, Int32Array<ArrayBuffer>>;
+  amount: Float64Array<ArrayBuffer>;
+  flags: Uint8Array<ArrayBuffer>;
 }
 
 const columnNames = ['card', 'user', 'department', 'location', 'gl', 'merchant', 'state', 'currency', 'day'] as const;
@@ -108,6 +128,25 @@ export class TransactionColumns<R extends Transaction> implements RowColumns<R, 
     const flags = this.flags;
     const named = (n: number) => n >= 0 && wanted[n] === 1;
     return (s) => (flags[s]! & 4) === 4 || named(user[s]!) || named(gl[s]!) || named(department[s]!) || named(location[s]!);
+  }
+
+  /** Issue 33: the first `slots` slots' columns (copied) and the string table. */
+  snapshot(slots: number): ColumnsSnapshot {
+    const n = Math.min(slots, this.amount.length);
+    const ints = Object.fromEntries(columnNames.map((name) => [name, this.ints[name].slice(0, n)])) as ColumnsSnapshot['ints'];
+    return { strings: this.table.snapshot(), ints, amount: this.amount.slice(0, n), flags: this.flags.slice(0, n) };
+  }
+
+  restore(snapshot: unknown): void {
+    const s = snapshot as ColumnsSnapshot;
+    const n = s.amount.length;
+    if (s.flags.length !== n || columnNames.some((name) => s.ints[name]?.length !== n)) throw new Error('columns snapshot: columns of different lengths');
+    this.table = StringTable.of(s.strings);
+    // Grown to a non-empty size: `set` grows by doubling.
+    const size = Math.max(1024, n);
+    this.ints = Object.fromEntries(columnNames.map((name) => [name, grownTo(s.ints[name], size)])) as Record<IntColumn, Int32Array>;
+    this.amount = grownTo(s.amount, size);
+    this.flags = grownTo(s.flags, size);
   }
 
   clear(): void {

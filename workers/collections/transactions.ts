@@ -159,6 +159,24 @@ class TransactionSortKeys<R extends Transaction> implements SortKeys<R, Transact
     this.ranked = 0;
   }
 
+  /** Issue 33 (engine snapshot): the first `slots` slots' keys, copied, and the merchant names (ranks are made again on use). */
+  snapshot(slots: number): SortKeysSnapshot {
+    const n = Math.min(slots, this.timeKey.length);
+    return { time: this.timeKey.slice(0, n), amount: this.amountKey.slice(0, n), merchant: this.merchantId.slice(0, n), names: this.names.snapshot() };
+  }
+
+  restore(snapshot: unknown): void {
+    const s = snapshot as SortKeysSnapshot;
+    const n = s.time.length;
+    if (s.amount.length !== n || s.merchant.length !== n) throw new Error('sort keys snapshot: keys of different lengths');
+    this.clear();
+    this.names = StringTable.of(s.names);
+    const size = Math.max(1024, n);
+    this.timeKey = grownTo(s.time, size);
+    this.amountKey = grownTo(s.amount, size);
+    this.merchantId = grownTo(s.merchant, size);
+  }
+
   compare(sort: TransactionSort, slots: SlotRows<R>): SlotCompare {
     const time = this.timeKey;
     const amount = this.amountKey;
@@ -207,6 +225,13 @@ class TransactionSortKeys<R extends Transaction> implements SortKeys<R, Transact
   }
 }
 
+interface SortKeysSnapshot {
+  time: Float64Array<ArrayBuffer>;
+  amount: Float64Array<ArrayBuffer>;
+  merchant: Int32Array<ArrayBuffer>;
+  names: string[];
+}
+
 /** The time sort key: the stored negated time when the row carries it, else its parsed occurred_at. */
 function timeOf(row: Transaction): number {
   const desc = (row as { occurred_desc?: number }).occurred_desc;
@@ -245,6 +270,22 @@ export function transactionText(refs: ReferenceCache): (t: TextFields) => string
     for (const [category, option] of Object.entries(t.tracking)) parts.push(options().get(`${category}:${option}`) ?? '');
     return parts.join(' ');
   };
+}
+
+/**
+ * Issue 33, the engine snapshot's names: each reference id `transactionText` reads → the words it
+ * gives a row's text now. A snapshot keeps them; on restore, an id whose words differ (or that came
+ * or went) names rows whose text is re-derived (the runtime's `idsNaming` + `retext`).
+ */
+export function transactionTextNames(refs: ReferenceCache): Record<string, string> {
+  const { users, gl_accounts: gls, departments, locations, tracking_categories: categories } = refs.maps;
+  const out: Record<string, string> = {};
+  for (const user of users.values()) out[user.id] = fullName(user);
+  for (const gl of gls.values()) out[gl.id] = `${gl.code} ${gl.name}`;
+  for (const d of departments.values()) out[d.id] = d.name;
+  for (const l of locations.values()) out[l.id] = l.name;
+  for (const cat of categories.values()) out[cat.id] = [cat.name, ...cat.options.map((o) => `${o.id} ${o.name}`)].join('\n');
+  return out;
 }
 
 /** A card transaction's money is spend only while PENDING or CLEARED (issue 25: declined and reversed charges are counted apart). */
