@@ -33,10 +33,16 @@ export class BodyReads {
 
   constructor(private readonly deps: BodyReadsDeps) {}
 
-  /** Engines keeping only some bodies hold those with outbox entries (rows commands create or change: shown and re-derived synchronously). */
-  static holdWithEntries(engines: readonly object[], index: Pick<OutboxIndex, 'entriesOn'>): void {
-    for (const engine of engines as { keepBodies(keep: (row: { id: string }) => boolean): void }[]) {
-      engine.keepBodies((row) => index.entriesOn(row.id).length > 0);
+  /**
+   * Engines keeping only some bodies hold those with outbox entries (rows commands create or change:
+   * shown and re-derived synchronously) and, given `owner`, the signed-in person's own rows: the
+   * missing-items list and its nav badge read every one of them on each data change
+   * (handlers/policy-handlers.ts), which read them all back from IndexedDB after every feed batch.
+   */
+  static holdWithEntries(engines: readonly object[], index: Pick<OutboxIndex, 'entriesOn'>, owner?: string): void {
+    const own = owner ? (row: { user_id?: unknown }) => row.user_id === owner : () => false;
+    for (const engine of engines as { keepBodies(keep: (row: { id: string; user_id?: unknown }) => boolean): void }[]) {
+      engine.keepBodies((row) => index.entriesOn(row.id).length > 0 || own(row));
     }
   }
 

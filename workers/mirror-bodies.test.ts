@@ -24,9 +24,9 @@ afterEach(async () => {
 const N = TRANSACTION_BODIES * 2 + 100;
 const put = (collection: MirroredCollection, doc: { id: string }, seq: number): Change => ({ collection, seq, id: doc.id, deleted: false, doc });
 
-async function mirror() {
+async function mirror(actor?: { user_id: string; business_id: string }) {
   const idb = new IDBFactory();
-  const rt = await MirrorRuntime.open({ name: 'bodies-test', storage: mirrorStorage({ indexedDB: idb, IDBKeyRange }), multiInstance: false, defer: (fn) => fn() });
+  const rt = await MirrorRuntime.open({ name: 'bodies-test', storage: mirrorStorage({ indexedDB: idb, IDBKeyRange }), multiInstance: false, defer: (fn) => fn(), actor });
   runtimes.push(rt);
   const rows = makeTransactions(N, 12, { users: 3 });
   const users = [makeUser(1, 'Ada', 'Lovelace'), makeUser(2, 'Grace', 'Hopper'), makeUser(3, 'Alan', 'Turing')];
@@ -55,6 +55,21 @@ describe('the transactions engine keeps columns and an LRU of bodies, reading th
     const gone = order.find((id) => engine.get(id) === undefined)!;
     expect(await rt.get('transactions', gone)).toMatchObject({ ...rows.find((r) => r.id === gone), pending: null });
     expect(engine.get(gone)).toBeDefined();
+  });
+
+  it("keeps the signed-in person's own rows in memory (the missing items read them all on every change), the rest in the LRU", async () => {
+    const owner = makeTransactions(1, 12, { users: 3 })[0]!;
+    const { rt, rows } = await mirror({ user_id: owner.user_id, business_id: owner.business_id });
+    const engine = rt.engines.transactions;
+    const own = rows.filter((r) => r.user_id === owner.user_id);
+    expect(own.length).toBeGreaterThan(100);
+    expect(own.length).toBeLessThan(N / 2);
+    // Paging through every row evicts what the LRU can: never the person's own rows.
+    for (let offset = 0; offset < N; offset += 100) await rt.queryTransactions({ filter: {}, sort: 'amount_desc', offset, limit: 100 });
+    for (const r of own) expect(engine.get(r.id)?.id).toBe(r.id);
+    const others = rows.filter((r) => r.user_id !== owner.user_id);
+    expect(others.filter((r) => engine.get(r.id) !== undefined).length).toBeLessThanOrEqual(TRANSACTION_BODIES);
+    expect(engine.bodiesInMemory).toBeLessThanOrEqual(TRANSACTION_BODIES + own.length);
   });
 
   it('codes rows whose bodies were evicted: checks pass, filters and totals follow at once, the rows stay held while pending', async () => {

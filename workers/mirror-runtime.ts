@@ -119,7 +119,7 @@ export class MirrorRuntime {
     private readonly opts: RuntimeOptions,
   ) {
     this.outboxStore = new RxOutboxStore(db);
-    BodyReads.holdWithEntries(Object.values(this.engines), this.outboxIndex);
+    BodyReads.holdWithEntries(Object.values(this.engines), this.outboxIndex, opts.actor?.user_id);
     this.moot = new MootRefusals(db.meta, this.outboxStore, (e) => opts.onError?.(e));
     this.feeds = createFeeds({
       db, engines: this.engines, shows: this.shows, creates: this.creates,
