@@ -1,6 +1,6 @@
 /**
  * Issue 33, the first page in a second for every person: `npx tsx bench/first-page-personas.ts
- * [--transactions 20000] [--pg] [--browser] [--runs 3]`.
+ * [--transactions 20000] [--pg] [--browser] [--runs 3] [--first-limits 200,300,500,1000]`.
  *
  * Seeds the demo business as the main benchmark does (N transactions, N / 5 reimbursements and
  * bills, receipts) on PGlite, or with `--pg` on a fresh PostgreSQL database (PG_TEST_URL), then for
@@ -34,6 +34,19 @@ import { median, roundMs } from './stats.ts';
 
 const PERSONAS = ['owner', 'admin', 'manager', 'employee'] as const;
 type Sample = { first_page_api_ms: number; feed_page_ms: number; feed_page_batch_ms: number; list_page_ms: number; first_page_ms?: number };
+
+/** `--first-limits`: the walk's first page at other sizes, back to back on a settled database (ms per limit). */
+async function limitSweep(server: TestServer, email: string, limits: readonly number[]): Promise<Map<number, number>> {
+  const api = await apiSignIn(server.url, email, DEMO_PASSWORD);
+  const out = new Map<number, number>();
+  for (const limit of limits) {
+    await settle(server);
+    const t0 = performance.now();
+    await feedPage(server.url, api.token, limit, email);
+    out.set(limit, performance.now() - t0);
+  }
+  return out;
+}
 
 async function apiFirstPage(server: TestServer, email: string): Promise<Sample> {
   const url = server.url;
@@ -128,11 +141,15 @@ async function settle(server: TestServer): Promise<void> {
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { transactions: { type: 'string' }, pg: { type: 'boolean' }, browser: { type: 'boolean' }, runs: { type: 'string' } },
+    options: {
+      transactions: { type: 'string' }, pg: { type: 'boolean' }, browser: { type: 'boolean' }, runs: { type: 'string' },
+      'first-limits': { type: 'string' },
+    },
     strict: true,
   });
   const transactions = Number(values.transactions ?? 20_000);
   const runs = Number(values.runs ?? 3);
+  const limits = (values['first-limits'] ?? '').split(',').filter(Boolean).map(Number);
   const log = (m: string) => console.error(`[first-page] ${m}`);
   log(`seeding ${transactions} transactions on ${values.pg ? 'PostgreSQL' : 'PGlite'} (not timed)`);
   const server: TestServer = await startTestServer({
@@ -142,10 +159,18 @@ async function main(): Promise<void> {
   try {
     await server.db.exec('ANALYZE');
     const rows: string[] = [];
+    const sweepRows: string[] = [];
     for (const persona of PERSONAS) {
       const email = `${persona}@demo.test`;
       const samples: Sample[] = [];
+      const sweeps: Map<number, number>[] = [];
       for (let i = 0; i < runs; i++) {
+        if (limits.length > 0) {
+          const sweep = await limitSweep(server, email, limits);
+          log(`${persona} run ${i + 1} first page by limit: ${[...sweep].map(([l, ms]) => `${l}: ${roundMs(ms)}`).join(', ')} ms`);
+          sweeps.push(sweep);
+          await settle(server);
+        }
         const s = await apiFirstPage(server, email);
         // The API sample's answer made the server prepare its next page (feed/page-cache.ts) on
         // PGlite's one connection: the browser's first page would queue behind it.
@@ -161,11 +186,17 @@ async function main(): Promise<void> {
         log(`${persona} run ${i + 1}: ${JSON.stringify(Object.fromEntries(Object.entries(s).map(([k, v]) => [k, roundMs(v)])))}`);
       }
       const med = (k: keyof Sample) => (samples[0]?.[k] === undefined ? '' : String(roundMs(median(samples.map((s) => s[k]!)))));
+      if (limits.length > 0) sweepRows.push(`| ${persona} | ${limits.map((l) => roundMs(median(sweeps.map((m) => m.get(l)!)))).join(' | ')} |`);
       rows.push(`| ${persona} | ${med('first_page_api_ms')} | ${med('feed_page_ms')} | ${med('feed_page_batch_ms')} | ${med('list_page_ms')} | ${med('first_page_ms')} |`);
     }
     console.log(`first page per persona, ${transactions} transactions, ${values.pg ? 'PostgreSQL' : 'PGlite'}, median of ${runs} (ms)`);
     console.log('| persona | first_page_api_ms | feed_page_ms (1,000) | feed_page_batch_ms (2,000) | list_page_ms | first_page_ms (browser) |\n|---|---|---|---|---|---|');
     console.log(rows.join('\n'));
+    if (limits.length > 0) {
+      console.log(`\nthe walk's first page by limit, median of ${runs} (ms, server + wire)`);
+      console.log(`| persona | ${limits.join(' | ')} |\n|---|${limits.map(() => '---|').join('')}`);
+      console.log(sweepRows.join('\n'));
+    }
   } finally {
     await server.close();
   }
