@@ -156,7 +156,9 @@ export class EngineSnapshots implements RowJournal {
       const through = await store.begin();
       // Synchronous from here to the snapshot: the engine, what it shows and the names are of one moment.
       if (closed() || reads.settling) return null;
-      const derived = [...new Set([...feed.engine.heldIds(), ...shownIds(this.deps.index, feed)])];
+      // Rows with outbox entries and pinned ones (not stored yet); not the held rows of the signed-in
+      // person (body-reads.ts `holdWithEntries`), which are stored as shown.
+      const derived = [...new Set([...feed.engine.pinnedIds(), ...shownIds(this.deps.index, feed)])];
       const engine = feed.engine.snapshot();
       this.present = true;
       this.journaled = 0;

@@ -84,8 +84,8 @@ export class QueryEngine<R extends { id: string }, F extends TextFilter, S exten
     this.bodies.keepWhen(keep);
   }
 
-  /** Ids of the bodies held whatever the LRU does (`keepBodies`, `pin`). */
-  heldIds(): string[] { return this.bodies.heldIds(); }
+  /** Ids of the pinned rows (`pin`); rows `keepBodies` holds are the caller's to know. */
+  pinnedIds(): string[] { return this.bodies.pinnedIds(); }
 
   /** Holds these rows' bodies in memory until the returned release runs (rows not in IndexedDB yet, a command's rows). */
   pin(ids: readonly string[]): () => void {

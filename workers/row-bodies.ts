@@ -88,9 +88,9 @@ export class RowBodies<R extends { id: string }> {
     this.written = new Float64Array(1024);
   }
 
-  /** Ids of the held bodies (rows with outbox entries, pinned rows): issue 33's snapshot re-derives them on restore. */
-  heldIds(): string[] {
-    return [...this.held.values()].map((row) => row.id);
+  /** Ids of the pinned rows (not in IndexedDB yet, or a command's while it is checked): issue 33's snapshot re-derives them on restore. */
+  pinnedIds(): string[] {
+    return [...this.pins.keys()];
   }
 
   /** Which bodies are held, decided each time a row is stored or read back. */
