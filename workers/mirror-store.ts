@@ -1,5 +1,4 @@
-import { backfillCursorSchema, type BackfillCursor, type Change } from '../schema/sync-feed.ts';
-import type { MirroredCollection } from '../schema/sync-feed.ts';
+import { backfillCursorSchema, type BackfillCursor, type Change, type MirroredCollection } from '../schema/sync-feed.ts';
 import { ENTITIES } from '../schema/collections.ts';
 import { MIRROR_ENTITY_SCHEMAS } from '../schema/mirror.ts';
 import { commandDef, entityRefs } from '../sync/outbox-machine.ts';
@@ -43,10 +42,8 @@ export interface MirrorStoreEvents {
   /** What rows show changed without a row write (rollback, confirm overlay dropped). */
   onOverlayChanged?: (refs: EntityRefs) => void;
   /**
-   * How many rows of COUNTED_COLLECTION (the collection with a cold-start first page:
-   * transactions) are stored once this batch's rows are (the runtime's engine size), or null
-   * while unknown. Saved with the checkpoint so a cold start can answer the first page's total
-   * without counting 100k index entries in IndexedDB (O(n), about a second).
+   * How many rows of COUNTED_COLLECTION (transactions: a cold-start first page) are stored once this batch's are
+   * (the engine's size), or null while unknown. Saved with the checkpoint: a cold start's total without counting.
    */
   storedCount?: () => number | null;
   /** Issue 33: the engine snapshot's journal (engine-snapshots.ts), told COUNTED_COLLECTION ids before their rows are written. */
@@ -68,11 +65,9 @@ export class RxMirrorStore implements MirrorStore, OptimisticPort {
   private generation = 0;
   private broken = -1;
   /**
-   * Rows a confirmed answer stored ahead of the feed (`collection:id` → the answer's change_seq),
-   * until a checkpoint passes it. The feed's batch may have been read before the write committed
-   * and arrive after its answer: its older version of the row must not replace the answer's
-   * (the command has left the outbox, so the row would show the old values until the next batch:
-   * a fixed missing item came back to the wizard's list for a moment).
+   * Rows a confirmed answer stored ahead of the feed (`collection:id` → the answer's change_seq), until a checkpoint
+   * passes it. A feed batch read before the write committed may arrive after its answer: its older version must not
+   * replace the answer's (the command has left the outbox: a fixed missing item came back to the wizard for a moment).
    */
   private aheadOfFeed = new Map<string, number>();
 
@@ -84,7 +79,6 @@ export class RxMirrorStore implements MirrorStore, OptimisticPort {
 
   /** Writes queued or running (a feed batch, a reset, a confirmed row). */
   private queued = 0;
-
   /** Runs writes one after another; a failed write does not block the ones after it. */
   private run<T>(fn: () => Promise<T>): Promise<T> {
     this.queued++;
@@ -169,7 +163,10 @@ export class RxMirrorStore implements MirrorStore, OptimisticPort {
     const leadRows = lead.length > 0 ? this.run(() => this.writeRows(this.validate(lead), true)) : null;
     const grouped = this.validate(rest);
     if (firstBatch) markFirstPage(FIRST_PAGE_MARKS.validated);
-    const restRows = this.run(() => this.writeRows(grouped, fresh));
+    const restRows = this.run(async () => {
+      if (leadRows) await new Promise((resolve) => setTimeout(resolve, LEAD_PAUSE_MS));
+      return this.writeRows(grouped, fresh);
+    });
     const rows = leadRows ? Promise.all([leadRows, restRows]) : restRows;
     if (firstBatch) rows.then(() => markFirstPage(FIRST_PAGE_MARKS.stored), () => undefined);
     const earlier = this.checkpoints;
@@ -355,9 +352,12 @@ export class RxMirrorStore implements MirrorStore, OptimisticPort {
  * with them: never a row painted before its names. Stored in an IndexedDB write of its own ahead of
  * the batch's others, it reaches the engine through the change stream (collection-feed.ts) and the
  * list paints while the rest is still validated and written; the checkpoint still waits for every
- * row. A walk sends each row once, so no id is in both parts.
+ * row. A walk sends each row once, so no id is in both parts. The rest waits LEAD_PAUSE_MS after the
+ * lead is stored: the worker answers the list's query (the status hub's notice comes 50 ms after the
+ * rows) before the rest's clone for IndexedDB and its change events take the worker over.
  */
 export const LEAD_ROWS = 100;
+const LEAD_PAUSE_MS = 150;
 
 function leadOf(changes: Change[]): { lead: Change[]; rest: Change[] } {
   let counted = 0;
