@@ -25,7 +25,8 @@ export interface OcrBench {
 
 /** The emitted OCR directory of dist/ (build/ocr-assets.ts), as a URL path. */
 async function ocrDir(distDir: string): Promise<string> {
-  const dirs = (await readdir(join(distDir, 'assets'))).filter((d) => d.startsWith('ocr-'));
+  // Directories only: `ocr-prefetch-worker-*.js` (the warm-up's worker chunk) sits beside it.
+  const dirs = (await readdir(join(distDir, 'assets'), { withFileTypes: true })).filter((d) => d.isDirectory() && d.name.startsWith('ocr-')).map((d) => d.name);
   if (dirs.length !== 1) throw new Error(`bench: expected one dist/assets/ocr-* directory, found ${dirs.length}`);
   return `/assets/${dirs[0]}`;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { appScripts, paintFirstLoader, prerenderInto } from './prerender.ts';
+import { appScripts, inertButtons, paintFirstLoader, prerenderInto } from './prerender.ts';
 
 const INDEX = [
   '<!doctype html><html lang="en"><head><title>Ledgerline</title>',
@@ -43,6 +43,15 @@ describe('prerenderInto', () => {
     ['a style attribute', '<main class="sign-in" style="color:red"></main>', /style attribute/],
   ])('refuses markup with %s (the CSP would refuse it in the browser)', (_what, markup, error) => {
     expect(() => prerenderInto(INDEX, markup, LOADER)).toThrow(error);
+  });
+
+  it("disables the copy's buttons (a tap before the app would be lost or submit natively), not its fields or links", () => {
+    const markup = `<form><input name="email"/><button type="submit" class="btn" disabled="">Sign in</button><button type="button" class="btn ghost">Email me a link</button></form><a href="/sign-up">Create</a>`;
+    expect(inertButtons(markup)).toBe(
+      `<form><input name="email"/><button type="submit" class="btn" disabled="">Sign in</button><button disabled="" type="button" class="btn ghost">Email me a link</button></form><a href="/sign-up">Create</a>`,
+    );
+    expect(prerenderInto(INDEX, markup, LOADER)).toContain('<button disabled="" type="button" class="btn ghost">Email me a link</button>');
+    expect(prerenderInto(INDEX, markup, LOADER).match(/<button\b[^>]*>/g)?.every((tag) => tag.includes('disabled'))).toBe(true);
   });
 
   it('refuses an index.html without the empty #root', () => {

@@ -85,7 +85,17 @@ export function prerenderInto(html: string, markup: string, loader: string): str
   return html
     .replace(ENTRY_SCRIPT, (_tag, before: string, _src: string, after: string) => `<script type="module"${before} src="${loader}"${after}></script>`)
     .replace(MODULE_PRELOAD, '')
-    .replace(ROOT_SLOT, `<div id="${PRERENDERED_ID}">${markup}</div>${ROOT_SLOT}`);
+    .replace(ROOT_SLOT, `<div id="${PRERENDERED_ID}">${inertButtons(markup)}</div>${ROOT_SLOT}`);
+}
+
+/**
+ * The copy's buttons disabled until the app takes over: without it a tap on one did nothing (a
+ * switch to another form) or submitted the form natively (a reload losing what was typed), and a
+ * disabled default button also stops Enter's implicit submission. Fields stay editable (the app
+ * keeps what was typed); links are plain navigations and stay as they are.
+ */
+export function inertButtons(markup: string): string {
+  return markup.replace(/<button\b([^>]*)>/g, (tag, attrs: string) => (/\sdisabled(?:[\s=>]|$)/.test(attrs) ? tag : `<button disabled=""${attrs}>`));
 }
 
 export function prerender(pages: readonly PrerenderedPage[]): Plugin {

@@ -41,6 +41,10 @@ describe('the prerendered sign-in page', () => {
     });
     await page.goto('/sign-in', { waitUntil: 'commit' });
     await page.locator('#prerendered').getByLabel('Email').fill(USER);
+    // A tap before the app runs would be lost (or submit natively): the copy's buttons wait disabled.
+    const copyButtons = page.locator('#prerendered').getByRole('button');
+    expect(await copyButtons.count()).toBeGreaterThan(1);
+    for (const b of await copyButtons.all()) expect(await b.isDisabled()).toBe(true);
     expect(await page.locator('#root').evaluate((el) => getComputedStyle(el).display), 'the app stays hidden while the copy shows').toBe('none');
 
     release();
