@@ -15,30 +15,19 @@ export type SeqRange = { first: number; last: number };
  * checkpoint. (A sequence object would hand out numbers without that ordering guarantee.)
  * Returns null when the business does not exist.
  */
-export async function allocateSeqs(tx: Queryable, businessId: string, n: number): Promise<SeqRange | null> {
+export async function allocateSeqs(tx: Queryable, businessId: string, n: number, opts: { announce?: boolean } = {}): Promise<SeqRange | null> {
   if (!Number.isSafeInteger(n) || n < 1) throw new Error(`cannot allocate ${n} sequence numbers`);
-  const rows = await tx.query<{ last: number }>(
-    'UPDATE businesses SET change_seq = change_seq + $2 WHERE id = $1 RETURNING change_seq AS last',
-    [businessId, n],
-  );
-  const last = rows[0]?.last;
-  if (last === undefined) return null;
-  return { first: Number(last) - n + 1, last: Number(last) };
-}
-
-/**
- * `allocateSeqs` and `announceChange` of the range's last seq in one statement (issue 33: one round
- * trip fewer while the business lock is held). The notification is queued at once and delivered
- * only if `tx` commits (a savepoint rolled back drops it with the rows), so announcing before the
- * rows are written tells no one anything early; the payload is announceChange's.
- */
-export async function allocateAnnouncedSeqs(tx: Queryable, businessId: string, n: number): Promise<SeqRange | null> {
-  if (!Number.isSafeInteger(n) || n < 1) throw new Error(`cannot allocate ${n} sequence numbers`);
-  const rows = await tx.query<{ last: number }>(
-    `UPDATE businesses SET change_seq = change_seq + $2 WHERE id = $1
-     RETURNING change_seq AS last, pg_notify($3, json_build_object('business_id', id::text, 'seq', change_seq)::text)`,
-    [businessId, n, CHANGES_CHANNEL],
-  );
+  // `announce` (issue 33): announceChange of the range's last seq in the same statement, one round
+  // trip fewer while the business lock is held. Queued at once, delivered only if `tx` commits (a
+  // savepoint rolled back drops it with the rows), so announcing before the rows are written tells
+  // no one anything early; the payload is announceChange's.
+  const rows = opts.announce
+    ? await tx.query<{ last: number }>(
+      `UPDATE businesses SET change_seq = change_seq + $2 WHERE id = $1
+       RETURNING change_seq AS last, pg_notify($3, json_build_object('business_id', id::text, 'seq', change_seq)::text)`,
+      [businessId, n, CHANGES_CHANNEL],
+    )
+    : await tx.query<{ last: number }>('UPDATE businesses SET change_seq = change_seq + $2 WHERE id = $1 RETURNING change_seq AS last', [businessId, n]);
   const last = rows[0]?.last;
   if (last === undefined) return null;
   return { first: Number(last) - n + 1, last: Number(last) };

@@ -1,7 +1,7 @@
 import { ENTITIES, MIRRORED_COLLECTIONS, type MirroredCollection } from '../../schema/collections.ts';
 import { docSqlOf } from '../../schema/entities/columns.ts';
 import type { AnyEntityDef } from '../../schema/entities/define-entity.ts';
-import { allocateAnnouncedSeqs, type SeqRange } from '../db/change-seq.ts';
+import { allocateSeqs, type SeqRange } from '../db/change-seq.ts';
 import type { Queryable } from '../db/db.ts';
 import { VISIBILITY_SQL, type VisibilitySql } from './visibility.ts';
 import { ApiError } from '../core/errors.ts';
@@ -91,7 +91,7 @@ export interface MirroredWrite {
 
 /**
  * Runs a write of mirrored rows inside transaction `tx`: reserves `rows` change sequences first,
- * each reservation announcing its last seq in the same statement (`allocateAnnouncedSeqs`: issue
+ * each reservation announcing its last seq in the same statement (`allocateSeqs` with `announce`: issue
  * 33, one statement fewer under the lock), so no write can forget either; listeners hear on commit
  * only. Reserving first is the lock order every writer follows (the business row, then the rows), so
  * two writes can never wait on each other in opposite orders; do the reads before it
@@ -107,7 +107,7 @@ export async function writeMirrored<T>(
   write: (w: MirroredWrite) => Promise<T>,
 ): Promise<T> {
   const take = async (n: number) => {
-    const range = await allocateAnnouncedSeqs(tx, businessId, n);
+    const range = await allocateSeqs(tx, businessId, n, { announce: true });
     if (!range) throw new ApiError('REQUEST_7004');
     return range;
   };
