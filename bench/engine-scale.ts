@@ -13,7 +13,7 @@
  * - filter+sort first pages (each a fresh query) and later pages (the cached result);
  * - "select all matching": `matchingIds` of the query whose total is nearest 10,000, cold.
  * Issue 33, row bodies out of the heap: the engine is built as the mirror builds it (columns and
- * an LRU of `TRANSACTION_BODIES` row bodies: `--bodies N` to change it); `--bodies all` keeps
+ * an LRU of `transactionBodies()` row bodies (a computer: 150k): `--bodies N` to change it); `--bodies all` keeps
  * every body (the engine before). `load_cpu_ms` / `index_cpu_ms` / `search_cpu_mean_ms`: the
  * process's CPU time for the same work, steadier than wall time when the machine is shared. The bodies live in a stand-in for IndexedDB, `BodyStore`: each row's JSON in one
  * growing byte buffer (an ArrayBuffer, outside the JS heap), read back by id with a JSON.parse
@@ -36,7 +36,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import type { Transaction } from '../schema/entities/transaction.ts';
 import type { TransactionFilter, TransactionSort } from '../schema/transaction-query.ts';
-import { createTransactionEngine, toEngineRow, transactionText, TRANSACTION_BODIES, type EngineRow } from '../workers/collections/transactions.ts';
+import { createTransactionEngine, toEngineRow, transactionText, transactionBodies, type EngineRow } from '../workers/collections/transactions.ts';
 import { grownTo } from '../workers/typed-arrays.ts';
 import { benchQueries, benchWorld, rowPage } from './engine-rows.ts';
 
@@ -49,7 +49,7 @@ function arg(name: string, fallback: string): string {
 }
 
 const ROWS = Number(arg('rows', '100000'));
-const BODIES = arg('bodies', String(TRANSACTION_BODIES));
+const BODIES = arg('bodies', String(transactionBodies()));
 const PAGE = 2_000;
 const SLICE = 1_000;
 

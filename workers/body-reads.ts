@@ -103,6 +103,28 @@ export class BodyReads {
     return new Map(rows.map((r) => [r.id, r]));
   }
 
+  /**
+   * After a restore from the engine's snapshot (its LRU starts empty), the newest bodies the engine
+   * keeps are read back in the background, a page at a time after `pause`, so reports, exports and
+   * bulk commands find them in memory as after a full load. The oldest of them are read first (the
+   * newest end at the LRU's newest end); stops when the mirror closes. Resolves with how many were read.
+   */
+  async warm(feed: CollectionFeed, pause: () => Promise<void>): Promise<number> {
+    const engine = feed.engine;
+    const capacity = engine.bodiesCapacity;
+    if (capacity === undefined) return 0;
+    const ids = engine.matchingIds({} as never).slice(0, capacity).reverse();
+    let read = 0;
+    for (let from = 0; from < ids.length; from += READ_PAGE) {
+      await pause();
+      if (this.deps.closed()) break;
+      // `get` counts a use: a body already in memory moves up in the same order.
+      const missing = ids.slice(from, from + READ_PAGE).filter((id) => engine.get(id) === undefined && engine.has(id));
+      if (missing.length > 0) read += (await this.read(feed, missing, engine.ticket())).size;
+    }
+    return read;
+  }
+
   /** The bodies of these rows as shown: those the engine holds, the rest read back page by page (absent: deleted meanwhile). */
   async all(feed: CollectionFeed, ids: readonly string[]): Promise<{ id: string }[]> {
     const out: { id: string }[] = [];

@@ -69,6 +69,18 @@ describe('the transactions engine restored from its snapshot after a restart (is
     expect(await again.getTransaction(testUuid(1, 5))).toMatchObject({ id: testUuid(1, 5), pending: null });
   });
 
+  it('reads the bodies it keeps back in the background after the restore (its LRU starts empty)', async () => {
+    const { open, rt, rows } = await mirrored('snap-warm');
+    await rt.close();
+    const again = await open();
+    const engine = again.engines.transactions;
+    expect(engine.bodiesInMemory).toBeLessThan(N);
+    const read = await again.snapshots.warming;
+    expect(read).toBeGreaterThan(0);
+    expect(engine.bodiesInMemory).toBe(N);
+    for (const row of rows) expect(engine.get(row.id)).toMatchObject({ id: row.id, memo: row.memo, amount: row.amount });
+  });
+
   it('shows rows the feed changed, removed or added after the snapshot, a confirmed command and a pending one', async () => {
     const { open, rt, rows } = await mirrored('snap-changes');
     const [a, b, d, e] = [rows[3]!, rows[4]!, rows[5]!, rows[6]!];

@@ -46,6 +46,9 @@ const JOURNAL_SHARE = 0.02;
 const JOURNAL_MIN = 500;
 /** How often a snapshot waiting for the text index looks again. */
 const BACKLOG_WAIT_MS = 250;
+/** After a restore, the bodies are read back from this long after the load, with this pause between pages. */
+const WARM_AFTER_MS = 1_000;
+const WARM_PAUSE_MS = 30;
 
 export class EngineSnapshots implements RowJournal {
   /** What the last restore did (tests, benchmarks): whether the snapshot was used, and how many stored rows it read back. */
@@ -56,6 +59,10 @@ export class EngineSnapshots implements RowJournal {
   /** Journal entries appended here since the snapshot. */
   private journaled = 0;
   private capturing: Promise<boolean> | null = null;
+  /** The bodies read back after a restore (`BodyReads.warm`); resolves with how many. */
+  warming: Promise<number> | null = null;
+  /** Ends the warm-up's current pause at once (the mirror closes). */
+  private wake: () => void = () => undefined;
 
   constructor(private readonly deps: EngineSnapshotsDeps) {
     this.store = openStore(deps.db).catch((e: unknown) => {
@@ -111,6 +118,8 @@ export class EngineSnapshots implements RowJournal {
   /** Closes the snapshot's database (the mirror closes). */
   async close(): Promise<void> {
     await this.capturing?.catch(() => undefined);
+    this.wake();
+    await this.warming;
     (await this.store)?.close();
   }
 
@@ -139,6 +148,17 @@ export class EngineSnapshots implements RowJournal {
     this.present = true;
     this.journaled = journal.length;
     this.lastRestore = { restored: true, rowsRead: stored.size };
+    // Its LRU starts empty: the newest bodies it keeps are read back once the runtime is loaded.
+    let first = true;
+    const pause = () => new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, first ? WARM_AFTER_MS : WARM_PAUSE_MS);
+      first = false;
+      this.wake = () => (clearTimeout(timer), resolve());
+    });
+    this.warming = this.deps.ready().then(() => this.deps.reads.warm(feed, pause), () => 0).catch((e: unknown) => {
+      this.deps.onError(e);
+      return 0;
+    });
     return true;
   }
 

@@ -5,14 +5,13 @@ import { compareTransactions } from '../schema/transaction-query.ts';
 import { aggregateReport } from '../schema/reports.ts';
 import { mirrorStorage } from './db.ts';
 import { MirrorRuntime } from './mirror-runtime.ts';
-import { TRANSACTION_BODIES } from './collections/transactions.ts';
 import { reportHandlers } from './handlers/reports.ts';
 import type { WorkerContext } from './worker-context.ts';
 import { makeTransactions, makeUser, testUuid } from './test-fixtures.ts';
 
 /**
  * Issue 33, row bodies out of the heap: the mirror's transactions engine keeps columns and at
- * most TRANSACTION_BODIES bodies (plus those with outbox entries); pages, the drawer, commands,
+ * most `bodies` bodies (a runtime option: BODIES here; plus those with outbox entries); pages, the drawer, commands,
  * reports and reference renames read the rest back from IndexedDB. A mirror larger than the LRU
  * exercises every one of those paths.
  */
@@ -21,12 +20,14 @@ afterEach(async () => {
   for (const rt of runtimes.splice(0)) await rt.close();
 });
 
-const N = TRANSACTION_BODIES * 2 + 100;
+/** The runtime's LRU here (the browser's is sized by memory: `transactionBodies()`). */
+const BODIES = 500;
+const N = BODIES * 2 + 100;
 const put = (collection: MirroredCollection, doc: { id: string }, seq: number): Change => ({ collection, seq, id: doc.id, deleted: false, doc });
 
 async function mirror(actor?: { user_id: string; business_id: string }) {
   const idb = new IDBFactory();
-  const rt = await MirrorRuntime.open({ name: 'bodies-test', storage: mirrorStorage({ indexedDB: idb, IDBKeyRange }), multiInstance: false, defer: (fn) => fn(), actor });
+  const rt = await MirrorRuntime.open({ name: 'bodies-test', storage: mirrorStorage({ indexedDB: idb, IDBKeyRange }), multiInstance: false, defer: (fn) => fn(), actor, bodies: BODIES });
   runtimes.push(rt);
   const rows = makeTransactions(N, 12, { users: 3 });
   const users = [makeUser(1, 'Ada', 'Lovelace'), makeUser(2, 'Grace', 'Hopper'), makeUser(3, 'Alan', 'Turing')];
@@ -50,7 +51,7 @@ describe('the transactions engine keeps columns and an LRU of bodies, reading th
       expect(page.rows.map((r) => r.id)).toEqual(order.slice(offset, offset + 50));
       for (const row of page.rows) expect(row).toMatchObject({ ...rows.find((r) => r.id === row.id), pending: null });
     }
-    expect(engine.bodiesInMemory).toBeLessThanOrEqual(TRANSACTION_BODIES);
+    expect(engine.bodiesInMemory).toBeLessThanOrEqual(BODIES);
     // The drawer's row, not in memory, is read back (and then held in the LRU).
     const gone = order.find((id) => engine.get(id) === undefined)!;
     expect(await rt.get('transactions', gone)).toMatchObject({ ...rows.find((r) => r.id === gone), pending: null });
@@ -68,8 +69,8 @@ describe('the transactions engine keeps columns and an LRU of bodies, reading th
     for (let offset = 0; offset < N; offset += 100) await rt.queryTransactions({ filter: {}, sort: 'amount_desc', offset, limit: 100 });
     for (const r of own) expect(engine.get(r.id)?.id).toBe(r.id);
     const others = rows.filter((r) => r.user_id !== owner.user_id);
-    expect(others.filter((r) => engine.get(r.id) !== undefined).length).toBeLessThanOrEqual(TRANSACTION_BODIES);
-    expect(engine.bodiesInMemory).toBeLessThanOrEqual(TRANSACTION_BODIES + own.length);
+    expect(others.filter((r) => engine.get(r.id) !== undefined).length).toBeLessThanOrEqual(BODIES);
+    expect(engine.bodiesInMemory).toBeLessThanOrEqual(BODIES + own.length);
   });
 
   it('codes rows whose bodies were evicted: checks pass, filters and totals follow at once, the rows stay held while pending', async () => {

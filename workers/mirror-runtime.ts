@@ -7,9 +7,7 @@ import type { QueriedCollection, ReferenceCollection } from '../schema/collectio
 import type { EntityRefs, OutboxEntry } from '../sync/ports.ts';
 import { entityRefs } from '../sync/outbox-machine.ts';
 import { duplicatesOf } from './duplicate-invoices.ts';
-import type {
-  CollectionPage, CollectionQuery, DuplicateInvoiceResult, QueryResult, ReferenceData, RowView, TransactionQuery, TransactionView,
-} from './api.ts';
+import type { CollectionPage, CollectionQuery, DuplicateInvoiceResult, QueryResult, ReferenceData, RowView, TransactionQuery, TransactionView } from './api.ts';
 import { COUNTED_COLLECTION, createFeeds, FirstPageReads, isDefaultView, type CollectionFeed, type FirstPage } from './collection-feed.ts';
 import { CommandRunner } from './command-runner.ts';
 import { openMirrorDatabase, type MirrorDatabase } from './db.ts';
@@ -19,7 +17,7 @@ import { OutboxIndex } from './outbox-index.ts';
 import { RxOutboxStore } from './outbox-store.ts';
 import { RxMirrorStore } from './mirror-store.ts';
 import { ReferenceCache } from './reference-cache.ts';
-import { createCreators, createEngines, createRebasers, createViewers } from './collections/index.ts';
+import { createCreators, createEngines, createRebasers, createViewers, type CollectionEngines } from './collections/index.ts';
 import { referenceShower } from './rebase.ts';
 import { ALSO_CHANGED, COMMANDED_REFERENCES, isQueried } from './command-reach.ts';
 import { DeliveredCommands } from './delivered-commands.ts';
@@ -55,6 +53,8 @@ export interface RuntimeOptions {
   onError?: (error: unknown) => void;
   /** Awaited before the engine load starts (tests hold it to exercise the cold-start path). */
   beforeLoad?: () => Promise<void>;
+  /** Row bodies the transactions engine keeps in memory (issue 33; default `transactionBodies()`: tests keep few). */
+  bodies?: number;
 }
 
 /** Small enough that a first-page read waiting behind one page of the load waits ~tens of ms. */
@@ -64,7 +64,7 @@ export class MirrorRuntime {
   readonly outboxIndex = new OutboxIndex();
   readonly refs = new ReferenceCache();
   /** One engine per queried collection (QUERIED_COLLECTIONS), built from the registry. */
-  readonly engines = createEngines(this.refs);
+  readonly engines: CollectionEngines;
   /** What a row shows (commands applied), and as the UI gets it, per queried collection. */
   private readonly shows = createRebasers(this.outboxIndex);
   private readonly views = createViewers(this.outboxIndex, (ids) => this.moot.discard(ids));
@@ -118,6 +118,7 @@ export class MirrorRuntime {
     readonly db: MirrorDatabase,
     private readonly opts: RuntimeOptions,
   ) {
+    this.engines = createEngines(this.refs, { bodies: opts.bodies });
     this.outboxStore = new RxOutboxStore(db);
     BodyReads.holdWithEntries(Object.values(this.engines), this.outboxIndex, opts.actor?.user_id);
     this.moot = new MootRefusals(db.meta, this.outboxStore, (e) => opts.onError?.(e));
@@ -342,10 +343,7 @@ export class MirrorRuntime {
     );
   }
 
-  /**
-   * An entry entering or leaving the applied states (rolled back, retried, removed) changes
-   * what its rows show, in this tab and in every other tab reading the same outbox.
-   */
+  /** An entry entering or leaving the applied states (rolled back, retried, removed) changes what its rows show, here and in every tab on the outbox. */
   private onOutboxEvents(events: RxChangeEvent<OutboxEntry>[]): void {
     const affected: EntityRefs[] = [];
     for (const ev of events) {

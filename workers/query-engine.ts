@@ -62,6 +62,9 @@ export class QueryEngine<R extends { id: string }, F extends TextFilter, S exten
   /** Whether every row body is in memory (no `bodies` in the spec): `query`, `matchingRows` and `reindexWhere` then read them. */
   get keepsBodies(): boolean { return this.bodies.keepsAll; }
 
+  /** How many bodies the LRU keeps (spec `bodies`); undefined: every body is kept. */
+  get bodiesCapacity(): number | undefined { return this.bodies.capacity; }
+
   /** Bodies in memory now (cached and held): what `bodies` bounds. */
   get bodiesInMemory(): number { return this.bodies.inMemory(this.slotById.size); }
 

@@ -24,7 +24,7 @@ import { engineSpendRequests, serverSpendRequests, storedSpendRequests } from '.
 import { engineNotifications, serverNotifications, storedNotifications } from './generated/notifications.ts';
 import { specCollection } from './spec-collection.ts';
 import { transactionCollection } from './transactions.ts';
-import type { WorkerCollection } from './worker-collection.ts';
+import type { EngineOptions, WorkerCollection } from './worker-collection.ts';
 
 /**
  * The worker's side of every queried collection, one entry per QueriedCollection: a queried
@@ -61,8 +61,8 @@ export type CollectionEngines = { readonly [C in QueriedCollection]: EngineOf<C>
 export type Rebasers = { readonly [C in QueriedCollection]: (current: Parameters<Registry[C]['rows']['server']>[0]) => EngineRowOf<C> };
 
 /** One engine per queried collection, over the mirror's reference data. */
-export function createEngines(refs: ReferenceCache): CollectionEngines {
-  return Object.fromEntries(QUERIED_COLLECTIONS.map((c) => [c, WORKER_COLLECTIONS[c].engine(refs)])) as unknown as CollectionEngines;
+export function createEngines(refs: ReferenceCache, options: EngineOptions = {}): CollectionEngines {
+  return Object.fromEntries(QUERIED_COLLECTIONS.map((c) => [c, WORKER_COLLECTIONS[c].engine(refs, options)])) as unknown as CollectionEngines;
 }
 
 const shapeOf = (c: QueriedCollection) => WORKER_COLLECTIONS[c].rows as unknown as RowShape<{ id: string }, { id: string }, unknown>;

@@ -10,6 +10,12 @@ export type FilterOf<C extends QueriedCollection> = z.output<EntityOf<C>['query'
 /** A queried collection's sort keys, as its definition lists them. */
 export type SortOf<C extends QueriedCollection> = EntityOf<C>['query']['sorts'][number] & string;
 
+/** How a mirror builds its engines. */
+export interface EngineOptions {
+  /** Row bodies an engine keeping only some holds in memory (issue 33; the transactions engine: default by the device's memory). */
+  bodies?: number;
+}
+
 /**
  * What the worker holds for one queried collection beside its definition: how its rows are
  * shaped (stored, shown, in the engine) and how its engine is built. Everything here is built
@@ -21,7 +27,7 @@ export interface WorkerCollection<C extends QueriedCollection, In extends { id: 
   rows: RowShape<In, RowOf<C> & { id: string }, E>;
   /** The row as stored (no `deleted`; mirror-only fields such as a negated time added). */
   stored: (row: RowOf<C>) => MirroredRow<C>;
-  engine: (refs: ReferenceCache) => QueryEngine<E, FilterOf<C>, SortOf<C>>;
+  engine: (refs: ReferenceCache, options?: EngineOptions) => QueryEngine<E, FilterOf<C>, SortOf<C>>;
   /**
    * Optional: the cold-start first page. Until the engine has loaded, the view with no filter
    * and this sort is read from IndexedDB through the definition's `mirror.negatedTime` index
