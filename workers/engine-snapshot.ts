@@ -5,7 +5,7 @@
  */
 
 /** Bump when any part of `EngineSnapshot` changes meaning: older snapshots are then ignored. */
-export const ENGINE_SNAPSHOT_FORMAT = 1;
+export const ENGINE_SNAPSHOT_FORMAT = 2;
 
 const SEPARATOR = '\n';
 

@@ -246,6 +246,9 @@ export class QueryEngine<R extends { id: string }, F extends TextFilter, S exten
     return ids;
   }
 
+  /** Issue 33: the matching slots (default sort; read them at once, a later query may reuse them) and the filter columns, for a report over columns. */
+  matchingColumns(filter: F) { return { slots: this.matchingSlots(filter, this.spec.sorts[0]), columns: this.columns }; }
+
   /** Every matching row (commands applied), in no promised order: what a report aggregates. Every body must be in memory. */
   matchingRows(filter: F): R[] {
     this.needBodies('matchingRows');

@@ -1,5 +1,6 @@
 import type { Transaction } from '../../schema/entities/transaction.ts';
 import type { TransactionFilter } from '../../schema/transaction-query.ts';
+import { utcDay } from '../../schema/reports.ts';
 import type { RowColumns } from '../query-engine.ts';
 import { grownTo } from '../typed-arrays.ts';
 
@@ -68,10 +69,24 @@ interface ColumnsSnapshot {
   ints: Record<IntColumn, Int32Array<ArrayBuffer>>;
   amount: Float64Array<ArrayBuffer>;
   flags: Uint8Array<ArrayBuffer>;
+  /** Pairs (slot, UTC day) of `utcDays`. */
+  utcDays: Int32Array<ArrayBuffer>;
 }
 
 const columnNames = ['card', 'user', 'department', 'location', 'gl', 'merchant', 'state', 'currency', 'day'] as const;
-type IntColumn = (typeof columnNames)[number];
+export type IntColumn = (typeof columnNames)[number];
+
+/**
+ * Issue 33: the columns as they are, for aggregates over slots without a row body
+ * (workers/report-columns.ts). Not copies: read them at once (the next `set` may replace an array).
+ */
+export interface ColumnsView {
+  readonly table: Pick<StringTable, 'find' | 'string' | 'size'>;
+  readonly ints: Readonly<Record<IntColumn, Int32Array>>;
+  readonly amount: Float64Array;
+  /** `occurred_at`'s UTC day (YYYYMMDD) where it is not the `day` column's (an offset across midnight). */
+  readonly utcDays: ReadonlyMap<number, number>;
+}
 
 export class TransactionColumns<R extends Transaction> implements RowColumns<R, TransactionFilter> {
   private table = new StringTable();
@@ -79,6 +94,12 @@ export class TransactionColumns<R extends Transaction> implements RowColumns<R, 
   private amount = new Float64Array(1024);
   /** Bit 1: has a receipt; bit 2: held (fraud_status FLAGGED); bit 4: has tracking options. */
   private flags = new Uint8Array(1024);
+  /**
+   * A report buckets by `occurred_at`'s UTC day (schema/reports.ts `utcDay`), the filter by its
+   * date prefix (`day`): they differ only for an offset that crosses midnight, so those few are
+   * kept apart, slot → UTC day.
+   */
+  private utcDays = new Map<number, number>();
   private readonly dedupeRows: boolean;
 
   /** `dedupeRows`: swap the row's repeated strings for the table's copies (default; pointless when the engine drops the body). */
@@ -106,7 +127,11 @@ export class TransactionColumns<R extends Transaction> implements RowColumns<R, 
     c.merchant[slot] = ref(row.merchant_name);
     c.state[slot] = ref(row.state);
     c.currency[slot] = ref(row.currency);
-    c.day[slot] = dayOf(row.occurred_at);
+    const at = row.occurred_at;
+    const day = (c.day[slot] = dayOf(at));
+    const utc = at.length === 10 || at.endsWith('Z') ? day : dayOf(utcDay(at));
+    if (utc !== day) this.utcDays.set(slot, utc);
+    else if (this.utcDays.size > 0) this.utcDays.delete(slot);
     this.amount[slot] = row.amount;
     let tracked = 0;
     for (const category in row.tracking) if (Object.hasOwn(row.tracking, category)) tracked = 4;
@@ -134,23 +159,34 @@ export class TransactionColumns<R extends Transaction> implements RowColumns<R, 
   snapshot(slots: number): ColumnsSnapshot {
     const n = Math.min(slots, this.amount.length);
     const ints = Object.fromEntries(columnNames.map((name) => [name, this.ints[name].slice(0, n)])) as ColumnsSnapshot['ints'];
-    return { strings: this.table.snapshot(), ints, amount: this.amount.slice(0, n), flags: this.flags.slice(0, n) };
+    const utcDays = Int32Array.from([...this.utcDays].filter(([slot]) => slot < n).flat());
+    return { strings: this.table.snapshot(), ints, amount: this.amount.slice(0, n), flags: this.flags.slice(0, n), utcDays };
+  }
+
+  /** Issue 33: the columns as they are (not copies), for a report over slots (report-columns.ts). */
+  view(): ColumnsView {
+    return { table: this.table, ints: this.ints, amount: this.amount, utcDays: this.utcDays };
   }
 
   restore(snapshot: unknown): void {
     const s = snapshot as ColumnsSnapshot;
     const n = s.amount.length;
     if (s.flags.length !== n || columnNames.some((name) => s.ints[name]?.length !== n)) throw new Error('columns snapshot: columns of different lengths');
+    // A snapshot from before the UTC days is refused (then dropped: the rows are loaded again).
+    if (!(s.utcDays instanceof Int32Array) || s.utcDays.length % 2 !== 0) throw new Error('columns snapshot: no UTC days');
     this.table = StringTable.of(s.strings);
     // Grown to a non-empty size: `set` grows by doubling.
     const size = Math.max(1024, n);
     this.ints = Object.fromEntries(columnNames.map((name) => [name, grownTo(s.ints[name], size)])) as Record<IntColumn, Int32Array>;
     this.amount = grownTo(s.amount, size);
     this.flags = grownTo(s.flags, size);
+    this.utcDays = new Map();
+    for (let i = 0; i < s.utcDays.length; i += 2) this.utcDays.set(s.utcDays[i]!, s.utcDays[i + 1]!);
   }
 
   clear(): void {
     this.table = new StringTable();
+    this.utcDays = new Map();
     this.ints = fresh(1024);
     this.amount = new Float64Array(1024);
     this.flags = new Uint8Array(1024);

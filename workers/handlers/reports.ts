@@ -1,6 +1,8 @@
 import { cardName } from '../../schema/entities/card.ts';
-import { aggregateReport, reportQuerySchema, type ReportQuery } from '../../schema/reports.ts';
+import { aggregateReport, reportQuerySchema, type ReportQuery, type ReportRow } from '../../schema/reports.ts';
 import type { ReportAnswer, ReportApi } from '../api.ts';
+import { transactionReportOverColumns } from '../report-columns.ts';
+import type { MirrorRuntime } from '../mirror-runtime.ts';
 import type { WorkerContext } from '../worker-context.ts';
 
 
@@ -9,6 +11,9 @@ import type { WorkerContext } from '../worker-context.ts';
  * same compiled filters and text index as its list), then schema/reports.ts aggregates the rows
  * as shown, pending edits included. Nothing is cached: a 100k-row report is a few tens of
  * milliseconds, and the UI asks again when the mirror's data changes, which keeps it live.
+ * Issue 33: a transactions report is aggregated over the engine's columns (report-columns.ts: no
+ * row body read, the engine keeping only some in memory); by a tracking category it reads the
+ * matching rows' bodies, those not in memory back from IndexedDB.
  */
 export function reportHandlers(ctx: WorkerContext): ReportApi {
   return {
@@ -20,9 +25,7 @@ export function reportHandlers(ctx: WorkerContext): ReportApi {
       if (!rt) return { rows: [], labels: {}, scanned: 0, took_ms: 0 };
       if (!rt.isReady) await rt.ready;
       const t0 = performance.now();
-      // Rows as shown; an engine keeping only some bodies has the rest read back from IndexedDB (issue 33).
-      const matched = await rt.matchingRows(q.collection, q.filters ?? {});
-      const rows = aggregateReport(matched as never, q);
+      const { rows, scanned } = transactionReportOverColumns(rt.engines.transactions, q) ?? (await overBodies(rt, q));
       const labels: Record<string, string> = {};
       if (q.dimension === 'card') {
         for (const r of rows) {
@@ -30,7 +33,13 @@ export function reportHandlers(ctx: WorkerContext): ReportApi {
           if (card && r.key) labels[r.key] = cardName(card);
         }
       }
-      return { rows, labels, scanned: matched.length, took_ms: performance.now() - t0 };
+      return { rows, labels, scanned, took_ms: performance.now() - t0 };
     },
   };
+}
+
+/** The report over the matching rows as shown; an engine keeping only some bodies has the rest read back from IndexedDB (issue 33). */
+async function overBodies(rt: MirrorRuntime, q: ReportQuery): Promise<{ rows: ReportRow[]; scanned: number }> {
+  const matched = await rt.matchingRows(q.collection, q.filters ?? {});
+  return { rows: aggregateReport(matched as never, q), scanned: matched.length };
 }
