@@ -1,7 +1,7 @@
 /**
  * Receipt OCR's warm-up (use-ocr-warmup.ts, use-receipt-ocr.ts): a module of its own so the shell's
  * idle-time warm-up loads only this and the asset URLs, not the receipt parser (issue 33: importing
- * recognize-receipt.ts there cost a phone's main thread a 90 ms task while the page loaded).
+ * recognize-receipt.ts there was a long main-thread task while the transactions page loaded).
  */
 import assets from 'virtual:ledgerline-ocr-assets';
 
