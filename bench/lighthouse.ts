@@ -1,7 +1,8 @@
 /**
  * Lighthouse figures and screenshots of the main screens:
  * `npm run lighthouse` (`-- --transactions 20000 --skip-build --no-screenshots --lhr-dir /tmp/lhr`;
- * `--runs 3 --form-factors mobile`: three mobile audits of each page on one seed and one mirror).
+ * `--runs 3 --form-factors mobile`: three mobile audits of each page on one seed and one mirror;
+ * `--pages transactions`: only that page, e.g. to profile it).
  *
  * Real parts only, as the benchmark: the built PWA (dist/), the real server (server/testing.ts,
  * PGlite in a temporary directory, the demo business) and Debian's Chromium on a fresh profile.
@@ -48,6 +49,15 @@ const argsSchema = z.object({
       return z.NEVER;
     }
     return list as FormFactor[];
+  }),
+  /** `sign-in`, `transactions` or both (comma-separated). */
+  pages: z.string().default('sign-in,transactions').transform((v, ctx) => {
+    const list = v.split(',').map((p) => p.trim()).filter(Boolean);
+    if (list.length === 0 || list.some((p) => p !== 'sign-in' && p !== 'transactions')) {
+      ctx.addIssue({ code: 'custom', message: 'pages: sign-in, transactions or both' });
+      return z.NEVER;
+    }
+    return list;
   }),
 });
 
@@ -186,6 +196,7 @@ function readArgs() {
       'lhr-dir': { type: 'string' },
       runs: { type: 'string' },
       'form-factors': { type: 'string' },
+      pages: { type: 'string' },
     },
     strict: true,
   });
@@ -253,7 +264,7 @@ async function main(): Promise<void> {
       }
     };
     // A first visit: storage reset before each run.
-    await auditAll('Sign-in (first visit)', '/sign-in', false);
+    if (args.pages.includes('sign-in')) await auditAll('Sign-in (first visit)', '/sign-in', false);
 
     // A returning admin: signed in, mirror complete, service worker in control.
     const page = context.pages()[0] ?? (await context.newPage());
@@ -261,7 +272,7 @@ async function main(): Promise<void> {
     await signIn(page, 'admin@demo.test', DEMO_PASSWORD, 60_000);
     await waitForServiceWorkerControl(page, 120_000);
     await waitForSyncStatus(page, 'All changes synced', 600_000);
-    await auditAll('Transactions (signed in, mirrored)', '/transactions', true);
+    if (args.pages.includes('transactions')) await auditAll('Transactions (signed in, mirrored)', '/transactions', true);
 
     if (!args['no-screenshots']) await screenshots(page);
   } finally {

@@ -12,6 +12,7 @@ import { captureWizardLink } from './features/policies/index.ts';
 import { applyTheme, readTheme } from './lib/theme.ts';
 import { persistenceRequester } from './lib/storage.ts';
 import { telemetryIds } from './lib/telemetry-ids.ts';
+import { warmFormats } from './lib/format.ts';
 import { preloadLazyPages } from './lib/lazy-page.tsx';
 import { createWriteGuard, guardCommands } from './lib/write-guard.ts';
 import { watchBackgroundSync } from '../workers/background-sync-client.ts';
@@ -73,6 +74,13 @@ watchBackgroundSync(store, window);
 // is here: once someone is signed in (the sign-in page needs none of them, and parsing them there
 // would hold a phone's CPU while the person types), one chunk per idle moment.
 if (!navigator.serviceWorker?.controller) void whenSignedIn(store).then(() => preloadLazyPages(idleMoment));
+
+// A signed-in first screen formats counts, days and money: its formatters are built before it
+// renders, each in a task of its own (issue 33), not inside the render of its first rows.
+void whenSignedIn(store).then(() => {
+  const currency = store.get().session?.business.currency;
+  warmFormats(currency ? [currency] : [], (build) => window.setTimeout(build, 0));
+});
 
 function whenSignedIn(appStore: AppStore): Promise<void> {
   return new Promise((resolve) => {

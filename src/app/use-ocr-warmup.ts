@@ -18,7 +18,7 @@ export function useOcrWarmup(): void {
     const run = () => {
       if (warmed) return;
       warmed = true;
-      void import('../lib/receipt-ocr/recognize-receipt.ts')
+      void import('../lib/receipt-ocr/ocr-prefetch.ts')
         .then((m) => m.prefetchReceiptOcr())
         .catch(() => {
           warmed = false;

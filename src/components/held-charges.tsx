@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { startTransition, useEffect, useState } from 'react';
 import { fraudReasonText, type FraudReason } from '../../schema/fraud-rules.ts';
 import { isAdmin } from '../../schema/roles.ts';
 import { useAppState, useDataClient } from '../data-access/data-context.tsx';
@@ -30,7 +30,8 @@ function useHeldCharges(client: DataClient, userId: string | undefined, version:
     if (!userId) return;
     let live = true;
     client.queryTransactions({ filter: { held: true, user_ids: [userId] }, sort: 'occurred_desc', offset: 0, limit: 5 }).then(
-      (r) => live && setRows(r.rows),
+      // A transition (issue 33): the banner above the list renders after input, yielding.
+      (r) => live && startTransition(() => setRows(r.rows)),
       () => live && setRows([]),
     );
     return () => {

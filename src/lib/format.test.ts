@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { DISPLAY_LOCALE, formatCount, formatDay, formatLocalDateTime, formatMoney, formatUtcDateTime } from './format.ts';
 
 describe('display format', () => {
@@ -18,5 +18,46 @@ describe('display format', () => {
 
   it('formats a local moment with the same date words', () => {
     expect(formatLocalDateTime(new Date(2026, 10, 22, 19, 35))).toBe('Nov 22, 2026, 7:35 PM');
+  });
+});
+
+describe('warmFormats', () => {
+  it('builds each formatter in its own scheduled step, none before its step runs', async () => {
+    vi.resetModules();
+    const made = { number: 0, date: 0 };
+    const { NumberFormat, DateTimeFormat } = Intl;
+    // Counting subclasses in place of the runtime's constructors while the fresh module runs.
+    Intl.NumberFormat = class extends NumberFormat {
+      constructor(...args: ConstructorParameters<typeof NumberFormat>) {
+        super(...args);
+        made.number++;
+      }
+    } as typeof NumberFormat;
+    Intl.DateTimeFormat = class extends DateTimeFormat {
+      constructor(...args: ConstructorParameters<typeof DateTimeFormat>) {
+        super(...args);
+        made.date++;
+      }
+    } as typeof DateTimeFormat;
+    try {
+      const fresh = await import('./format.ts');
+      const steps: (() => void)[] = [];
+      fresh.warmFormats(['EUR', 'JPY'], (build) => steps.push(build));
+      // Counts, days, short days, local times, and money in each currency asked for.
+      expect(steps).toHaveLength(6);
+      expect(made).toEqual({ number: 0, date: 0 });
+      steps[0]!();
+      expect(made).toEqual({ number: 1, date: 0 });
+      for (const step of steps.slice(1)) step();
+      expect(made).toEqual({ number: 3, date: 3 }); // counts, EUR, JPY; days, short days, local times
+      // Built once: formatting afterwards builds nothing more.
+      expect(fresh.formatCount(1234)).toBe('1,234');
+      expect(fresh.formatMoney(5000, 'JPY')).toBe('¥5,000');
+      expect(fresh.formatDay('2026-11-21')).toBe('Nov 21, 2026');
+      expect(made).toEqual({ number: 3, date: 3 });
+    } finally {
+      Intl.NumberFormat = NumberFormat;
+      Intl.DateTimeFormat = DateTimeFormat;
+    }
   });
 });

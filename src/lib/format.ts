@@ -45,3 +45,13 @@ export const formatShortDay = (value: string | number | Date): string => shortDa
 export const formatLocalDateTime = (value: string | number | Date): string => localTimeFormat().format(asDate(value));
 /** Money in minor units, in the display locale. */
 export const formatMoney = (minor: number, currency: string): string => formatMoneyIn(minor, currency, DISPLAY_LOCALE);
+
+/**
+ * Builds the formatters a signed-in first screen uses (counts, days, times, money in `currencies`)
+ * ahead of it, one per `schedule` call (main.tsx: one task each). Issue 33: built on first use,
+ * they were built inside the first rows' render, ≈ 20–80 ms each on a phone's CPU in one long task.
+ */
+export function warmFormats(currencies: readonly string[], schedule: (build: () => void) => void): void {
+  const builds: (() => unknown)[] = [countFormat, dayFormat, shortDayFormat, localTimeFormat, ...currencies.map((c) => () => formatMoney(0, c))];
+  for (const build of builds) schedule(() => void build());
+}

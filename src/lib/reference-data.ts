@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { startTransition, useEffect, useMemo, useState } from 'react';
 import { fullName } from '../../schema/entities/spend-user.ts';
 import { isHiddenSpendUser } from '../../schema/roles.ts';
 import type { DataClient, ReferenceData } from '../data-access/types.ts';
@@ -93,7 +93,8 @@ export function useReferenceAnswer(client: DataClient, version: number): Referen
   useEffect(() => {
     let live = true;
     void client.referenceData().then((d) => {
-      if (live) setData(d);
+      // A transition: the names and filter options re-render every row and select (issue 33).
+      if (live) startTransition(() => setData(d));
     });
     return () => {
       live = false;

@@ -26,20 +26,27 @@ export const FilterBar = memo(function FilterBar({ filter, cardLabel, currency: 
   const { options } = reference;
   // Amounts are typed in the filtered currency's units (¥ has none after the point).
   const currency = filter.currency ?? businessCurrency;
-  const single = (ids: string[] | undefined) => ids?.[0] ?? '';
   const count = Object.entries(filter).filter(([k, v]) => k !== 'q' && v !== undefined).length;
   const active = count > 0;
   // On a phone the controls fold under a "Filters" button and wrap in two columns when shown:
   // a sideways strip cut "Location" off and hid the rest (issue 25).
   const phone = useLayout() === 'phone';
   const [shown, setShown] = useState(false);
+  // Folded controls are not rendered until first shown (issue 33: the selects with every
+  // cardholder's, department's and location's option were a phone's first render's largest part);
+  // once shown they stay mounted, so a half-typed amount survives folding.
+  const [unfolded, setUnfolded] = useState(false);
   const controlsId = useId();
   const folded = phone && !shown;
+  const toggle = () => {
+    setShown((v) => !v);
+    setUnfolded(true);
+  };
 
   return (
     <div className={phone ? 'filters filters-phone' : 'filters'} role="group" aria-label="Filters">
       {phone && (
-        <Button size="sm" className="filters-toggle" aria-expanded={shown} aria-controls={controlsId} onClick={() => setShown((v) => !v)}>
+        <Button size="sm" className="filters-toggle" aria-expanded={shown} aria-controls={controlsId} onClick={toggle}>
           {active ? `Filters (${count})` : 'Filters'}
         </Button>
       )}
@@ -67,64 +74,9 @@ export const FilterBar = memo(function FilterBar({ filter, cardLabel, currency: 
         </FilterChip>
       )}
       <div className="filter-controls" id={controlsId} hidden={folded}>
-        <SelectFilter
-          label="Cardholder"
-          value={single(filter.user_ids)}
-          options={options.users}
-          onChange={(v) => onChange({ user_ids: v ? [v] : undefined })}
-        />
-        <SelectFilter
-          label="Department"
-          value={single(filter.department_ids)}
-          options={options.departments}
-          onChange={(v) => onChange({ department_ids: v ? [v] : undefined })}
-        />
-        <SelectFilter
-          label="Location"
-          value={single(filter.location_ids)}
-          options={options.locations}
-          onChange={(v) => onChange({ location_ids: v ? [v] : undefined })}
-        />
-        <SelectFilter
-          label="Currency"
-          value={filter.currency ?? ''}
-          options={currencies.map((c) => ({ value: c, label: c }))}
-          onChange={(v) => onChange({ currency: v || undefined })}
-        />
-        <AmountFilter
-          label="Min amount"
-          minor={filter.amount_min}
-          currency={currency}
-          onChange={(minor) => onChange({ amount_min: minor })}
-        />
-        <AmountFilter
-          label="Max amount"
-          minor={filter.amount_max}
-          currency={currency}
-          onChange={(minor) => onChange({ amount_max: minor })}
-        />
-        <FilterField label="From">
-          <input type="date" value={filter.from ?? ''} onChange={(e) => onChange({ from: e.target.value || undefined })} />
-        </FilterField>
-        <FilterField label="To">
-          <input type="date" value={filter.to ?? ''} onChange={(e) => onChange({ to: e.target.value || undefined })} />
-        </FilterField>
-        <label className="filter-check">
-          <input
-            type="checkbox"
-            checked={filter.missing_coding === true}
-            onChange={(e) => onChange({ missing_coding: e.target.checked ? true : undefined })}
-          />
-          Missing coding
-        </label>
-        <label className="filter-check">
-          <input
-            type="checkbox"
-            checked={filter.missing_receipt === true}
-            onChange={(e) => onChange({ missing_receipt: e.target.checked ? true : undefined })}
-          />
-          Missing receipt
-        </label>
+        {(!phone || unfolded) && (
+          <FilterControls filter={filter} options={options} currencies={currencies} currency={currency} onChange={onChange} />
+        )}
       </div>
       {active && (
         <Button variant="ghost" size="sm" onClick={onClear}>
@@ -134,6 +86,82 @@ export const FilterBar = memo(function FilterBar({ filter, cardLabel, currency: 
     </div>
   );
 });
+
+interface FilterControlsProps {
+  filter: TransactionFilter;
+  options: ReferenceView['options'];
+  currencies: readonly string[];
+  /** The currency amounts are typed in. */
+  currency: string;
+  onChange(patch: Partial<TransactionFilter>): void;
+}
+
+/** The filter controls themselves: cardholder, department, location, currency, amounts, dates, missing items. */
+function FilterControls({ filter, options, currencies, currency, onChange }: FilterControlsProps) {
+  const single = (ids: string[] | undefined) => ids?.[0] ?? '';
+  return (
+    <>
+      <SelectFilter
+        label="Cardholder"
+        value={single(filter.user_ids)}
+        options={options.users}
+        onChange={(v) => onChange({ user_ids: v ? [v] : undefined })}
+      />
+      <SelectFilter
+        label="Department"
+        value={single(filter.department_ids)}
+        options={options.departments}
+        onChange={(v) => onChange({ department_ids: v ? [v] : undefined })}
+      />
+      <SelectFilter
+        label="Location"
+        value={single(filter.location_ids)}
+        options={options.locations}
+        onChange={(v) => onChange({ location_ids: v ? [v] : undefined })}
+      />
+      <SelectFilter
+        label="Currency"
+        value={filter.currency ?? ''}
+        options={currencies.map((c) => ({ value: c, label: c }))}
+        onChange={(v) => onChange({ currency: v || undefined })}
+      />
+      <AmountFilter
+        label="Min amount"
+        minor={filter.amount_min}
+        currency={currency}
+        onChange={(minor) => onChange({ amount_min: minor })}
+      />
+      <AmountFilter
+        label="Max amount"
+        minor={filter.amount_max}
+        currency={currency}
+        onChange={(minor) => onChange({ amount_max: minor })}
+      />
+      <FilterField label="From">
+        <input type="date" value={filter.from ?? ''} onChange={(e) => onChange({ from: e.target.value || undefined })} />
+      </FilterField>
+      <FilterField label="To">
+        <input type="date" value={filter.to ?? ''} onChange={(e) => onChange({ to: e.target.value || undefined })} />
+      </FilterField>
+      <label className="filter-check">
+        <input
+          type="checkbox"
+          checked={filter.missing_coding === true}
+          onChange={(e) => onChange({ missing_coding: e.target.checked ? true : undefined })}
+        />
+        Missing coding
+      </label>
+      <label className="filter-check">
+        <input
+          type="checkbox"
+          checked={filter.missing_receipt === true}
+          onChange={(e) => onChange({ missing_receipt: e.target.checked ? true : undefined })}
+        />
+        Missing receipt
+      </label>
+    </>
+  );
+}
 
 const STATE_WORDS: Record<TransactionState, string> = { PENDING: 'Pending', CLEARED: 'Cleared', DECLINED: 'Declined', REVERSED: 'Reversed' };
 

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { startTransition, useEffect, useMemo, useState } from 'react';
 import type { TransactionFilter, TransactionSort } from '../../../schema/transaction-query.ts';
 import type { DataClient } from '../../data-access/types.ts';
 import type { Totals } from './totals-text.ts';
@@ -6,14 +6,15 @@ import type { Totals } from './totals-text.ts';
 /**
  * Totals computed in the worker over the WHOLE filtered result (count and sum per currency),
  * re-asked when the query or the data changes; the engine caches them per query version, so a
- * re-render costs one round trip. `null` until the first answer for this query.
+ * re-render costs one round trip. `null` until the first answer for this query. Answers render as
+ * transitions (yielding, after input: issue 33), as `useAnswer`'s.
  */
 export function useResultTotals(client: DataClient, key: string, filter: TransactionFilter, sort: TransactionSort, dataVersion: number): Totals | null {
   const [state, setState] = useState<{ key: string; totals: Totals } | null>(null);
   useEffect(() => {
     let live = true;
     void client.totals('transactions', { filter, sort }).then(
-      (t) => live && setState({ key, totals: { count: t.count, sums: t.sums, excluded: t.excluded } }),
+      (t) => live && startTransition(() => setState({ key, totals: { count: t.count, sums: t.sums, excluded: t.excluded } })),
       () => undefined,
     );
     return () => {
@@ -35,7 +36,7 @@ export function useTransactionCurrencies(client: DataClient, dataVersion: number
   useEffect(() => {
     let live = true;
     void client.totals('transactions', { filter: {}, sort: 'occurred_desc' }).then(
-      (t) => live && setCodes(t.sums.map((s) => s.currency)),
+      (t) => live && startTransition(() => setCodes(t.sums.map((s) => s.currency))),
       () => undefined,
     );
     return () => {
@@ -52,7 +53,7 @@ export function useSelectionTotals(client: DataClient, ids: ReadonlySet<string>,
     if (ids.size === 0) return;
     let live = true;
     void client.selectionTotals('transactions', [...ids]).then(
-      (t) => live && setState({ ids, totals: { count: t.count, sums: t.sums, excluded: t.excluded } }),
+      (t) => live && startTransition(() => setState({ ids, totals: { count: t.count, sums: t.sums, excluded: t.excluded } })),
       () => undefined,
     );
     return () => {

@@ -1,4 +1,5 @@
 import { useLayoutEffect, useState, type RefObject } from 'react';
+import { flushSync } from 'react-dom';
 import {
   elementScroll,
   observeElementOffset,
@@ -78,9 +79,16 @@ const samePlacement = (a: PagePlacement, b: PagePlacement) =>
 const NO_PLACEMENT: PagePlacement = { rowsTop: 0, coverTop: 0, coverBottom: 0 };
 
 /**
- * The list's placement in the page while `enabled` (the page scrolls it), measured at once and
- * again whenever the document's size changes (a bar, a banner or filters opening above the list
- * move it, and they make the document taller or shorter) or the window's.
+ * The list's placement in the page while `enabled` (the page scrolls it), measured before the next
+ * paint and again whenever the document's size changes (a bar, a banner or filters opening above
+ * the list move it, and they make the document taller or shorter) or the window's.
+ *
+ * The first read is in the next frame's animation callback, not in the layout effect: there the
+ * browser lays out the new page once for its own paint, and the placement renders (flushSync) before
+ * that paint. Read in the layout effect, it forced the whole new page's style and layout inside
+ * React's commit (issue 33: ≈ 45 ms of the transactions page's commit task on a phone's CPU, on top
+ * of the commit itself). Not in a ResizeObserver callback (issue 33, tried): that runs after the
+ * frame's layout, and the list was painted at the wrong place.
  */
 export function usePagePlacement(enabled: boolean, spacerRef: RefObject<HTMLElement | null>): PagePlacement {
   const [placement, setPlacement] = useState(NO_PLACEMENT);
@@ -92,13 +100,14 @@ export function usePagePlacement(enabled: boolean, spacerRef: RefObject<HTMLElem
       const next = measurePagePlacement(spacer);
       setPlacement((prev) => (samePlacement(prev, next) ? prev : next));
     };
-    update();
-    if (typeof ResizeObserver === 'undefined') return;
+    const frame = requestAnimationFrame(() => flushSync(update));
+    if (typeof ResizeObserver === 'undefined') return () => cancelAnimationFrame(frame);
     const observer = new ResizeObserver(update);
     observer.observe(document.documentElement);
     observer.observe(document.body);
     window.addEventListener('resize', update);
     return () => {
+      cancelAnimationFrame(frame);
       observer.disconnect();
       window.removeEventListener('resize', update);
     };

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { startTransition, useCallback, useEffect, useRef, useState } from 'react';
 import { toastError } from '../toast-store.ts';
 import { RowCache } from './row-cache.ts';
 
@@ -70,10 +70,15 @@ export function useRows<T extends { id: string }>(query: RowsQuery<T>): ListRows
       read(page * WINDOW_ROWS, WINDOW_ROWS).then(
         (res) => {
           if (!cache.put(page, res.rows, gen)) return;
-          setTotal(res.total);
-          setAnsweredKey(k);
-          setAnsweredVersion(v);
-          setTick((t) => t + 1);
+          // An answer is not input: its render yields to the browser in slices (issue 33: outside
+          // an event an update renders as one blocking task, the whole page's rows at once on a
+          // phone's CPU), and a key press meanwhile is handled first.
+          startTransition(() => {
+            setTotal(res.total);
+            setAnsweredKey(k);
+            setAnsweredVersion(v);
+            setTick((t) => t + 1);
+          });
         },
         (err: unknown) => {
           cache.fail(page, gen);

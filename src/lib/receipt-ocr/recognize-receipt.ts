@@ -6,16 +6,10 @@
 import assets from 'virtual:ledgerline-ocr-assets';
 import { createOcrEngine, type OcrProgress, type ReceiptOcrResult } from './ocr-engine.ts';
 import type { ParseReceiptOptions } from './parse-receipt-text.ts';
+import { hasWasmSimd } from './ocr-prefetch.ts';
 
-/** Whether this browser validates a wasm SIMD module (the probe wasm-feature-detect uses). */
-function hasWasmSimd(): boolean {
-  const probe = [0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 10, 1, 8, 0, 65, 0, 253, 15, 253, 98, 11];
-  try {
-    return WebAssembly.validate(new Uint8Array(probe));
-  } catch {
-    return false;
-  }
-}
+// The warm-up lives in its own small module (the shell loads it without this one's dependencies).
+export { prefetchReceiptOcr } from './ocr-prefetch.ts';
 
 let engine: ReturnType<typeof createOcrEngine> | null = null;
 
@@ -82,28 +76,6 @@ export async function recognizeReceipt(image: Blob, opts: RecognizeReceiptOption
   const t0 = performance.now();
   const result = await getEngine().recognize(await fitForOcr(image), parse, opts.onProgress);
   return { ...result, ms: performance.now() - t0 };
-}
-
-/**
- * Fetches the engine and model through the service worker so they are cached before the person
- * goes offline (the first scan does the same by itself). Cheap when already cached. The bytes are
- * read in a worker of their own (ocr-prefetch-worker.ts): read here, ~6 MB of body chunks held a
- * phone's main thread for about a second while the page loaded (issue 33).
- */
-export async function prefetchReceiptOcr(): Promise<void> {
-  const core = hasWasmSimd() ? assets.cores.simd : assets.cores.plain;
-  const urls = [assets.workerPath, core, core.replace(/\.js$/, '.wasm'), `${assets.langPath}/eng.traineddata.gz`];
-  const worker = new Worker(new URL('./ocr-prefetch-worker.ts', import.meta.url), { type: 'module', name: 'ocr-prefetch' });
-  try {
-    const ok = await new Promise<boolean>((resolve) => {
-      worker.addEventListener('message', (e: MessageEvent<unknown>) => resolve(e.data === true));
-      worker.addEventListener('error', () => resolve(false));
-      worker.postMessage(urls);
-    });
-    if (!ok) throw new Error('The OCR engine could not be fetched for offline use');
-  } finally {
-    worker.terminate();
-  }
 }
 
 /** Ends the OCR worker now (it also ends by itself after a minute without a receipt). */
