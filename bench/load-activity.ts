@@ -53,7 +53,7 @@ export async function sampleActivity(databaseUrl: string, everyMs = 50): Promise
 }
 
 export type ProbeSummary = {
-  pools: { pool: string; checkouts: number; waitP50Ms: number; waitP99Ms: number; waitingMean: number; waitingMax: number }[];
+  pools: { pool: string; checkouts: number; waitP50Ms: number; waitP99Ms: number; waitingMean: number; waitingMax: number; opened: number; openWaitP50Ms: number }[];
   /** Under the lock, per statement (first 40 characters): how many, p50 and mean ms; slowest total first. */
   heldStatements: { statement: string; count: number; p50Ms: number; meanMs: number }[];
   locked: { count: number; beforeP50Ms: number; lockWaitP50Ms: number; lockWaitP99Ms: number; holdP50Ms: number; holdP99Ms: number; holdStatementP50Ms: number; holdGapP50Ms: number; statementsHeldP50: number } | null;
@@ -69,9 +69,11 @@ export async function summarizeProbes(dir: string): Promise<ProbeSummary> {
     // A process whose pool of this name served nothing (the supervisor's) does not dilute the mean.
     const waiting = files.flatMap((f) => (f.connectWaits[name]?.length ? f.waitingSamples[name] ?? [] : []));
     if (waits.length === 0) continue;
+    const opens = files.flatMap((f) => f.openWaits?.[name] ?? []);
     pools.push({
       pool: name, checkouts: waits.length, waitP50Ms: roundMs(percentile(waits, 50)), waitP99Ms: roundMs(percentile(waits, 99)),
       waitingMean: Math.round((waiting.reduce((s, n) => s + n, 0) / Math.max(waiting.length, 1)) * 100) / 100, waitingMax: Math.max(0, ...waiting),
+      opened: opens.length, openWaitP50Ms: roundMs(percentile(opens, 50)),
     });
   }
   const locked = files.flatMap((f) => f.locked);

@@ -169,7 +169,7 @@ function printRun(r: RunFigures): void {
     for (const a of r.activity.slice(0, 12)) console.log(`  ${a.perSample.toFixed(2)}  ${a.state} | ${a.wait} | ${a.statement}`);
   }
   if (r.probes) {
-    for (const p of r.probes.pools) console.log(`pool ${p.pool}: ${p.checkouts} checkouts, wait p50/p99 ${p.waitP50Ms}/${p.waitP99Ms} ms, waiting mean ${p.waitingMean} max ${p.waitingMax}`);
+    for (const p of r.probes.pools) console.log(`pool ${p.pool}: ${p.checkouts} checkouts, wait p50/p99 ${p.waitP50Ms}/${p.waitP99Ms} ms, waiting mean ${p.waitingMean} max ${p.waitingMax}; ${p.opened} opened a connection (wait p50 ${p.openWaitP50Ms} ms)`);
     const l = r.probes.locked;
     for (const h of r.probes.heldStatements.slice(0, 10)) console.log(`  under the lock: ${h.count} × ${h.statement} (p50 ${h.p50Ms} ms, mean ${h.meanMs} ms)`);
     if (l) console.log(`seq-reserving transactions: ${l.count}; before the lock p50 ${l.beforeP50Ms} ms, lock wait p50/p99 ${l.lockWaitP50Ms}/${l.lockWaitP99Ms} ms, held p50/p99 ${l.holdP50Ms}/${l.holdP99Ms} ms (statements ${l.holdStatementP50Ms}, between them ${l.holdGapP50Ms}), statements under the lock p50 ${l.statementsHeldP50}`);
