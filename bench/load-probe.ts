@@ -21,8 +21,8 @@ export type ProbeFile = {
   pid: number;
   /** Per pool (named by its application_name, else its size): checkout waits in ms. */
   connectWaits: Record<string, number[]>;
-  /** Per pool: the waits of the checkouts that opened a new connection. */
-  openWaits: Record<string, number[]>;
+  /** Per pool: the checkouts that opened a new connection: when (epoch ms) and their wait. */
+  openWaits: Record<string, { at: number; ms: number }[]>;
   /** Per pool: the waiting count, sampled every SAMPLE_MS. */
   waitingSamples: Record<string, number[]>;
   locked: { beforeMs: number; lockWaitMs: number; holdMs: number; holdStatementMs: number; holdGapMs: number; statementsHeld: number }[];
@@ -61,7 +61,7 @@ if (dir) {
     const note = () => {
       const ms = performance.now() - t0;
       file.connectWaits[name]!.push(ms);
-      if (opens) file.openWaits[name]!.push(ms);
+      if (opens) file.openWaits[name]!.push({ at: Date.now(), ms });
     };
     if (typeof cb === 'function') {
       return connect.call(this, (...args: unknown[]) => {
