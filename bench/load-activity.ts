@@ -53,14 +53,14 @@ export async function sampleActivity(databaseUrl: string, everyMs = 50): Promise
 }
 
 export type ProbeSummary = {
-  pools: { pool: string; checkouts: number; waitP50Ms: number; waitP99Ms: number; waitingMean: number; waitingMax: number }[];
+  pools: { pool: string; checkouts: number; waitP50Ms: number; waitP99Ms: number; waitingMean: number; waitingMax: number; opened: number; openWaitP50Ms: number; openedServing: number }[];
   /** Under the lock, per statement (first 40 characters): how many, p50 and mean ms; slowest total first. */
   heldStatements: { statement: string; count: number; p50Ms: number; meanMs: number }[];
   locked: { count: number; beforeP50Ms: number; lockWaitP50Ms: number; lockWaitP99Ms: number; holdP50Ms: number; holdP99Ms: number; holdStatementP50Ms: number; holdGapP50Ms: number; statementsHeldP50: number } | null;
 };
 
-/** Joins the probe files of one run (every server process). */
-export async function summarizeProbes(dir: string): Promise<ProbeSummary> {
+/** Joins the probe files of one run (every server process); `servingSince`: when the clients started (epoch ms). */
+export async function summarizeProbes(dir: string, servingSince = 0): Promise<ProbeSummary> {
   const files = await Promise.all((await readdir(dir)).filter((f) => f.startsWith('probe-')).map(async (f) => JSON.parse(await readFile(join(dir, f), 'utf8')) as ProbeFile));
   const pools: ProbeSummary['pools'] = [];
   const names = new Set(files.flatMap((f) => Object.keys(f.connectWaits)));
@@ -69,9 +69,13 @@ export async function summarizeProbes(dir: string): Promise<ProbeSummary> {
     // A process whose pool of this name served nothing (the supervisor's) does not dilute the mean.
     const waiting = files.flatMap((f) => (f.connectWaits[name]?.length ? f.waitingSamples[name] ?? [] : []));
     if (waits.length === 0) continue;
+    const opens = files.flatMap((f) => f.openWaits?.[name] ?? []);
     pools.push({
       pool: name, checkouts: waits.length, waitP50Ms: roundMs(percentile(waits, 50)), waitP99Ms: roundMs(percentile(waits, 99)),
       waitingMean: Math.round((waiting.reduce((s, n) => s + n, 0) / Math.max(waiting.length, 1)) * 100) / 100, waitingMax: Math.max(0, ...waiting),
+      opened: opens.length, openWaitP50Ms: roundMs(percentile(opens.map((o) => o.ms), 50)),
+      // Opened once the clients had started: a request waited for that backend.
+      openedServing: opens.filter((o) => o.at >= servingSince).length,
     });
   }
   const locked = files.flatMap((f) => f.locked);

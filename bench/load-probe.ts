@@ -3,7 +3,9 @@
  * the server with `--import` (load-test.ts `--probe-dir dir`, which also sets LOAD_PROBE_DIR), it
  * wraps node-postgres without touching server code:
  * - pool checkouts: how long each `connect` waited for a connection, per pool of the process (the
- *   queue a request meets before its first statement), and the pools' waiting count, sampled;
+ *   queue a request meets before its first statement), and the pools' waiting count, sampled; the
+ *   checkouts that found no idle connection and opened a new one (a backend's fork and
+ *   authentication) are also kept apart (`openWaits`);
  * - transactions: for each BEGIN … COMMIT/ROLLBACK on one connection that reserves seqs (`UPDATE
  *   businesses SET change_seq`), the phases: before the lock, waiting for it (the UPDATE's own
  *   time), and holding it to the end of COMMIT, split into the time statements ran and the time
@@ -19,6 +21,8 @@ export type ProbeFile = {
   pid: number;
   /** Per pool (named by its application_name, else its size): checkout waits in ms. */
   connectWaits: Record<string, number[]>;
+  /** Per pool: the checkouts that opened a new connection: when (epoch ms) and their wait. */
+  openWaits: Record<string, { at: number; ms: number }[]>;
   /** Per pool: the waiting count, sampled every SAMPLE_MS. */
   waitingSamples: Record<string, number[]>;
   locked: { beforeMs: number; lockWaitMs: number; holdMs: number; holdStatementMs: number; holdGapMs: number; statementsHeld: number }[];
@@ -33,7 +37,7 @@ type Trace = { begin: number; events: { sql: string; start: number; end: number 
 
 if (dir) {
   const pools = new Map<pg.Pool, string>();
-  const file: ProbeFile = { pid: process.pid, connectWaits: {}, waitingSamples: {}, locked: [], heldStatements: {} };
+  const file: ProbeFile = { pid: process.pid, connectWaits: {}, openWaits: {}, waitingSamples: {}, locked: [], heldStatements: {} };
   const poolName = (pool: pg.Pool) => {
     let name = pools.get(pool);
     if (name === undefined) {
@@ -41,6 +45,7 @@ if (dir) {
       name = options.application_name ?? `pool of ${options.max}`;
       pools.set(pool, name);
       file.connectWaits[name] ??= [];
+      file.openWaits[name] ??= [];
       file.waitingSamples[name] ??= [];
     }
     return name;
@@ -48,17 +53,25 @@ if (dir) {
 
   const connect = pg.Pool.prototype.connect as (this: pg.Pool, cb?: (...args: unknown[]) => void) => unknown;
   pg.Pool.prototype.connect = function (this: pg.Pool, cb?: (...args: unknown[]) => void) {
-    const waits = file.connectWaits[poolName(this)]!;
+    const name = poolName(this);
+    const max = (this as unknown as { options: { max: number } }).options.max;
+    // No idle connection and room for one more: this checkout opens a new connection.
+    const opens = this.idleCount === 0 && this.totalCount < max;
     const t0 = performance.now();
+    const note = () => {
+      const ms = performance.now() - t0;
+      file.connectWaits[name]!.push(ms);
+      if (opens) file.openWaits[name]!.push({ at: Date.now(), ms });
+    };
     if (typeof cb === 'function') {
       return connect.call(this, (...args: unknown[]) => {
-        waits.push(performance.now() - t0);
+        note();
         cb(...args);
       });
     }
     const p = connect.call(this) as Promise<pg.PoolClient>;
     return p.then((client) => {
-      waits.push(performance.now() - t0);
+      note();
       return client;
     });
   } as typeof pg.Pool.prototype.connect;

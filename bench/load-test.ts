@@ -169,7 +169,7 @@ function printRun(r: RunFigures): void {
     for (const a of r.activity.slice(0, 12)) console.log(`  ${a.perSample.toFixed(2)}  ${a.state} | ${a.wait} | ${a.statement}`);
   }
   if (r.probes) {
-    for (const p of r.probes.pools) console.log(`pool ${p.pool}: ${p.checkouts} checkouts, wait p50/p99 ${p.waitP50Ms}/${p.waitP99Ms} ms, waiting mean ${p.waitingMean} max ${p.waitingMax}`);
+    for (const p of r.probes.pools) console.log(`pool ${p.pool}: ${p.checkouts} checkouts, wait p50/p99 ${p.waitP50Ms}/${p.waitP99Ms} ms, waiting mean ${p.waitingMean} max ${p.waitingMax}; ${p.opened} opened a connection (wait p50 ${p.openWaitP50Ms} ms), ${p.openedServing} of them while the clients ran`);
     const l = r.probes.locked;
     for (const h of r.probes.heldStatements.slice(0, 10)) console.log(`  under the lock: ${h.count} × ${h.statement} (p50 ${h.p50Ms} ms, mean ${h.meanMs} ms)`);
     if (l) console.log(`seq-reserving transactions: ${l.count}; before the lock p50 ${l.beforeP50Ms} ms, lock wait p50/p99 ${l.lockWaitP50Ms}/${l.lockWaitP99Ms} ms, held p50/p99 ${l.holdP50Ms}/${l.holdP99Ms} ms (statements ${l.holdStatementP50Ms}, between them ${l.holdGapP50Ms}), statements under the lock p50 ${l.statementsHeldP50}`);
@@ -197,11 +197,13 @@ async function main(): Promise<void> {
       if (probeDir) await mkdir(probeDir, { recursive: true });
       const server = await startServer(databaseUrl, processes, 18_700 + i, args.cpuProfDir, probeDir);
       let run: RunFigures | null = null;
+      let servingSince = 0;
       try {
         const token = await signInOwner(server.url);
         const top = await fetch(`${server.url}/v1/auth/sync/changes?backfill=true&limit=1`, { headers: { [ID_TOKEN_HEADER]: token } });
         const checkpoint = ((await top.json()) as { checkpoint: number }).checkpoint;
         const loadBefore = load();
+        servingSince = Date.now();
         console.log(`${processes} process(es): ${args.clients} clients for ${args.warmup} s warm-up + ${args.seconds} s (load ${loadBefore})`);
         // The warm-up's CPU is not counted: sampled once it ends, and again when the clients stop.
         let cpuAtWarm = 0;
@@ -228,7 +230,7 @@ async function main(): Promise<void> {
         await stopServer(server.child);
       }
       // The probes are written as the server processes exit.
-      if (probeDir) run.probes = await summarizeProbes(probeDir);
+      if (probeDir) run.probes = await summarizeProbes(probeDir, servingSince);
       printRun(run);
       results.push(run);
     }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RestartBudget, webConcurrency } from './cluster.ts';
+import { poolSizes, RestartBudget, webConcurrency } from './cluster.ts';
 
 describe('WEB_CONCURRENCY', () => {
   it('is one process by default and N with PostgreSQL', () => {
@@ -12,6 +12,21 @@ describe('WEB_CONCURRENCY', () => {
     expect(() => webConcurrency({ WEB_CONCURRENCY: '2' })).toThrow(/needs DATABASE_URL/);
     expect(() => webConcurrency({ WEB_CONCURRENCY: '0', DATABASE_URL: 'postgres://x/y' })).toThrow(/at least 1/);
     expect(() => webConcurrency({ WEB_CONCURRENCY: 'two', DATABASE_URL: 'postgres://x/y' })).toThrow(/non-negative integer/);
+  });
+});
+
+describe('poolSizes', () => {
+  it('shares one budget among the processes, never below the least per process', () => {
+    expect(poolSizes({}, 1)).toEqual({ readPoolSize: 10, poolSize: 10 });
+    expect(poolSizes({}, 2)).toEqual({ readPoolSize: 5, poolSize: 5 });
+    expect(poolSizes({}, 4)).toEqual({ readPoolSize: 4, poolSize: 3 });
+    expect(poolSizes({}, 16)).toEqual({ readPoolSize: 4, poolSize: 3 });
+  });
+
+  it('takes a size per process from the environment, and refuses nonsense', () => {
+    expect(poolSizes({ LEDGERLINE_DB_READ_POOL: '7', LEDGERLINE_DB_TX_POOL: '2' }, 4)).toEqual({ readPoolSize: 7, poolSize: 2 });
+    expect(() => poolSizes({ LEDGERLINE_DB_TX_POOL: '0' }, 1)).toThrow(/at least 1/);
+    expect(() => poolSizes({ LEDGERLINE_DB_READ_POOL: 'many' }, 1)).toThrow(/non-negative integer/);
   });
 });
 

@@ -35,6 +35,26 @@ export function webConcurrency(env: Record<string, string | undefined>): number 
 }
 
 /**
+ * Connections per server process (issue 33): the budgets are for the whole server, shared by its
+ * processes, so N processes do not open N times as many backends on the same cores (4 processes
+ * held 4 × (10 + 10) connections, most idle, against PostgreSQL's default max_connections of 100,
+ * shared with every other client). Reads: 10 in all, at least 4 a process; transactions: 10 in
+ * all, at least 3 a process (writers of one business run one at a time on its row lock anyway).
+ * LEDGERLINE_DB_READ_POOL and LEDGERLINE_DB_TX_POOL set a process's sizes outright.
+ */
+export const POOL_BUDGET = { read: { total: 10, least: 4 }, tx: { total: 10, least: 3 } };
+
+export function poolSizes(env: Record<string, string | undefined>, processes: number): { readPoolSize: number; poolSize: number } {
+  const share = (b: { total: number; least: number }) => Math.max(b.least, Math.ceil(b.total / processes));
+  const size = (name: string, fallback: number) => {
+    const n = envInt(env, name, fallback);
+    if (n < 1) throw new Error(`${name} must be at least 1`);
+    return n;
+  };
+  return { readPoolSize: size('LEDGERLINE_DB_READ_POOL', share(POOL_BUDGET.read)), poolSize: size('LEDGERLINE_DB_TX_POOL', share(POOL_BUDGET.tx)) };
+}
+
+/**
  * Restarts allowed in a sliding window: `delayMs(now)` is 0 while fewer than `max` restarts
  * happened in the last `windowMs`, else the wait until the oldest of them leaves the window.
  */

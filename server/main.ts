@@ -7,7 +7,9 @@
  * by default whatever NODE_ENV says, since the mailbox hands out sign-in links and codes),
  * LEDGERLINE_SEED_DEMO=0 (leave an empty database empty), LEDGERLINE_SUPPORT_PASSWORD (the demo
  * seed's support identity; else a random one printed once at seeding), WEB_CONCURRENCY (1; N > 1
- * runs N processes on the one port, needs DATABASE_URL: cluster.ts). See startup.ts.
+ * runs N processes on the one port, needs DATABASE_URL: cluster.ts), LEDGERLINE_DB_READ_POOL and
+ * LEDGERLINE_DB_TX_POOL (PostgreSQL connections per process; by default a budget shared by the
+ * processes: cluster.ts poolSizes). See startup.ts.
  */
 import cluster from 'node:cluster';
 import { fileURLToPath } from 'node:url';
@@ -18,7 +20,7 @@ import { listen } from './serve.ts';
 import { SUPPORT_EMAIL } from './seed/support.ts';
 import { DEMO_PASSWORD } from './seed/types.ts';
 import { surfaceAccounts } from './seed/surfaces-context.ts';
-import { announceReady, superviseWorkers, webConcurrency } from './cluster.ts';
+import { announceReady, poolSizes, superviseWorkers, webConcurrency } from './cluster.ts';
 import { startServerJobs } from './cluster-jobs.ts';
 import { envInt, prepareDatabase } from './startup.ts';
 
@@ -89,7 +91,7 @@ async function runPrimary(s: Settings): Promise<void> {
 /** One server process: the API and the jobs (alone, or as a cluster worker of runPrimary). */
 async function runServer(s: Settings): Promise<void> {
   const worker = cluster.isWorker;
-  const db = await openDb(s.databaseUrl ? { databaseUrl: s.databaseUrl } : { dataDir: s.dataDir });
+  const db = await openDb(s.databaseUrl ? { databaseUrl: s.databaseUrl, ...poolSizes(process.env, s.processes), warm: true } : { dataDir: s.dataDir });
   // A worker's primary prepared the database before forking it.
   const demo = worker ? false : await prepare(db);
   const mail = processMailSettings();

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHANGES_CHANNEL, allocateSeqs, announceChange, highWater } from './change-seq.ts';
-import { parseInt8 } from './db.ts';
+import { openDb, parseInt8, type Db } from './db.ts';
 import { openTestDb, testDatabases, type TestDb } from '../test-db.ts';
+import { createPgDatabase, DEFAULT_PG_ADMIN_URL, pgAvailable } from '../testing.ts';
 
 describe('parseInt8', () => {
   it.each([
@@ -67,5 +68,28 @@ describe.each(await testDatabases())('Db on %s', (kind) => {
     await marker;
     expect(heard.map((p) => JSON.parse(p))).toEqual([{ business_id: id, seq: 3 }, { business_id: id, seq: 99 }]);
     await off();
+  });
+});
+
+describe.runIf(await pgAvailable())('warm pools on PostgreSQL (issue 33)', () => {
+  it('opens every connection of both pools at once, each pool by its name; without warm only the probe', async () => {
+    const store = await createPgDatabase(DEFAULT_PG_ADMIN_URL);
+    const counts = async (db: Db) => Object.fromEntries((await db.query<{ application_name: string; n: number }>(
+      `SELECT application_name, count(*)::int AS n FROM pg_stat_activity
+        WHERE datname = current_database() AND application_name LIKE 'ledgerline%' GROUP BY 1`)).map((r) => [r.application_name, r.n]));
+    const warm = await openDb({ ...store.open, readPoolSize: 3, poolSize: 2, warm: true });
+    try {
+      // The counting statement runs on one of the three read connections: none is opened for it.
+      expect(await counts(warm)).toEqual({ ledgerline: 3, 'ledgerline-tx': 2 });
+    } finally {
+      await warm.close();
+    }
+    const cold = await openDb({ ...store.open, readPoolSize: 3, poolSize: 2 });
+    try {
+      expect(await counts(cold)).toEqual({ ledgerline: 1 });
+    } finally {
+      await cold.close();
+      await store.dispose();
+    }
   });
 });

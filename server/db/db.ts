@@ -41,13 +41,21 @@ export type OpenDbOptions = {
   poolSize?: number;
   /** PostgreSQL: connections for statements outside a transaction (the reads), `poolSize` by default. */
   readPoolSize?: number;
+  /**
+   * PostgreSQL: open every connection of both pools now and keep them open (pool `min` = size).
+   * For a server (main.ts): without it each pool opened connections on demand and closed them
+   * after 10 s idle, and a request that met no idle connection waited for a new backend (its fork
+   * and authentication: 50–800 ms on a loaded 2-core machine, ≈ 4 % of the reads at 4 processes,
+   * the tail of the page's and search's p99; docs/performance.md "fourth session"). Tests leave it off.
+   */
+  warm?: boolean;
   /** PGlite only: start from this data-directory tarball (PGlite's dumpDataDir) instead of initdb. */
   loadDataDir?: Blob;
 };
 
 /** DATABASE_URL → PostgreSQL pool; otherwise PGlite in `dataDir` (or in memory when absent). */
 export async function openDb(opts: OpenDbOptions = {}): Promise<Db> {
-  if (opts.databaseUrl) return openPgDb(opts.databaseUrl, opts.poolSize, opts.readPoolSize);
+  if (opts.databaseUrl) return openPgDb(opts.databaseUrl, opts.poolSize, opts.readPoolSize, opts.warm === true);
   return openPgliteDb(opts.dataDir, opts.loadDataDir);
 }
 
@@ -147,7 +155,7 @@ function pgQueryable(conn: pg.Pool | pg.PoolClient): Queryable {
   };
 }
 
-async function openPgDb(databaseUrl: string, poolSize = 10, readPoolSize = poolSize): Promise<Db> {
+async function openPgDb(databaseUrl: string, poolSize = 10, readPoolSize = poolSize, warm = false): Promise<Db> {
   // JIT off for every connection (issue 33): the feed page's UNION of ~27 branches, and other
   // statements built of many subplans, pass PostgreSQL's JIT cost thresholds although they run in
   // milliseconds; compiling them took 4–38 s a page on this machine (docs/performance.md). An
@@ -159,12 +167,12 @@ async function openPgDb(databaseUrl: string, poolSize = 10, readPoolSize = poolS
   // (every GET, the searches, audit and device rows) have their own pool and never wait for a
   // writer's connection; writers beyond `poolSize` wait in this process, holding none.
   // Connections open on demand (pg.Pool), so an idle budget costs nothing.
-  const pool = new pg.Pool({ ...common, max: readPoolSize, application_name: 'ledgerline' });
-  const txPool = new pg.Pool({ ...common, max: poolSize, application_name: 'ledgerline-tx' });
+  const pool = new pg.Pool({ ...common, max: readPoolSize, min: warm ? readPoolSize : 0, application_name: 'ledgerline' });
+  const txPool = new pg.Pool({ ...common, max: poolSize, min: warm ? poolSize : 0, application_name: 'ledgerline-tx' });
   // An idle client that loses its server must not crash the process; the pool replaces it.
   pool.on('error', () => {});
   txPool.on('error', () => {});
-  await pool.query('SELECT 1');
+  await (warm ? Promise.all([openAll(pool, readPoolSize), openAll(txPool, poolSize)]) : pool.query('SELECT 1'));
   const notifier = new PgNotifier(databaseUrl);
   return {
     kind: 'pg',
@@ -198,6 +206,14 @@ async function openPgDb(databaseUrl: string, poolSize = 10, readPoolSize = poolS
       await Promise.all([pool.end(), txPool.end()]);
     },
   };
+}
+
+/** Opens `n` connections of `pool` at once and hands them back idle (kept: the pool's `min` is n). */
+async function openAll(pool: pg.Pool, n: number): Promise<void> {
+  const opened = await Promise.allSettled(Array.from({ length: n }, () => pool.connect()));
+  for (const o of opened) if (o.status === 'fulfilled') o.value.release();
+  const failed = opened.find((o) => o.status === 'rejected');
+  if (failed) throw failed.reason;
 }
 
 /**

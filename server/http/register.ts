@@ -78,6 +78,8 @@ const auditEntry = (call: CallDef, caller: Caller, c: Context) => {
     identityId: caller.identityId, impersonatorEmail: caller.claims.impersonator?.email ?? null,
     callId: call.id, method: call.method, path: new URL(c.req.url).pathname,
     externalFirmId: caller.claims.external_firm_id ?? null,
+    // A read-only POST changed nothing: its row need not wait for a WAL flush (auth/audit.ts).
+    readOnly: call.readOnly,
   };
   if (isSurfaceActor(caller)) {
     return { ...common, spendUserId: null, businessId: null, surface: caller.surface.kind, surfaceId: surfaceSubjectId(caller.surface) };
