@@ -62,10 +62,8 @@ export class QueryEngine<R extends { id: string }, F extends TextFilter, S exten
   /** Whether every row body is in memory (no `bodies` in the spec): `query`, `matchingRows` and `reindexWhere` then read them. */
   get keepsBodies(): boolean { return this.bodies.keepsAll; }
 
-  /** How many bodies the LRU keeps (spec `bodies`); undefined: every body is kept. */
+  /** How many bodies the LRU keeps (spec `bodies`; undefined: every body), and how many are in memory now (cached and held). */
   get bodiesCapacity(): number | undefined { return this.bodies.capacity; }
-
-  /** Bodies in memory now (cached and held): what `bodies` bounds. */
   get bodiesInMemory(): number { return this.bodies.inMemory(this.slotById.size); }
 
   /** Rows still waiting for the text index (they are searched by scan meanwhile). */
