@@ -1,6 +1,7 @@
 import { getWrittenDocumentsFromBulkWriteResponse, normalizeMangoQuery, now, prepareQuery, randomToken } from 'rxdb';
 import { fromDexieToStorage, fromStorageToDexie } from 'rxdb/plugins/storage-dexie';
 import type { Collection, Dexie, Table } from 'dexie';
+import { quietRowsOf } from './quiet-rows.ts';
 import type { EventBulk, MangoQuery, RxCollection, RxDocumentData, RxStorageChangeEvent, RxStorageDefaultCheckpoint, RxStorageWriteError } from 'rxdb';
 
 /**
@@ -103,16 +104,17 @@ type ChangeSubject<T> = { next(bulk: EventBulk<RxStorageChangeEvent<Stored<T>>, 
  *
  * The documents are what RxDB's own insert writes (first revision of this database, one
  * `_meta.lwt` for the batch, Dexie's boolean encoding), and the change events RxDB's storage
- * would emit are emitted on the same storage stream, so `eventBulks$`, queries, the document
- * cache and other tabs (multi-instance broadcast listens there) see an ordinary insert. Off the
- * Dexie storage (tests on memory) it is `putDocs`.
+ * would emit are emitted on the storage's local stream (quiet-rows.ts), so `eventBulks$`, queries
+ * and the document cache see an ordinary insert, and other tabs are told the ids and read the rows
+ * (not RxDB's broadcast of every document). Off the Dexie storage (tests on memory) it is `putDocs`.
  */
 export async function putNewDocs<T extends { id: string }>(collection: RxCollection<T>, docs: readonly T[]): Promise<void> {
   if (docs.length === 0) return;
   const dexie = await dexieInternals(collection);
   const storage = (collection.storageInstance as { originalStorageInstance?: { changes$?: ChangeSubject<T> } }).originalStorageInstance;
-  const changes$ = storage?.changes$;
-  if (!dexie?.dexieDb || !changes$ || typeof changes$.next !== 'function') return putDocs(collection, docs);
+  // This tab's collection hears the rows; other tabs hear their ids (quiet-rows.ts), not a copy of each.
+  const changes$ = quietRowsOf<T>(storage) ?? storage?.changes$;
+  if (!dexie?.dexieDb || !changes$) return putDocs(collection, docs);
   const byId = new Map<string, T>();
   for (const doc of docs) byId.set(doc.id, doc);
   const unique = [...byId.values()];
@@ -143,7 +145,9 @@ export async function putNewDocs<T extends { id: string }>(collection: RxCollect
   }
   if (events.length > 0) {
     const last = events[events.length - 1]!;
-    changes$.next({ id: randomToken(10), events, checkpoint: { id: last.documentId, lwt: meta.lwt }, context: CONTEXT });
+    const bulk = { id: randomToken(10), events, checkpoint: { id: last.documentId, lwt: meta.lwt }, context: CONTEXT };
+    if ('emit' in changes$) changes$.emit(bulk);
+    else changes$.next(bulk);
   }
   if (failed.size > 0) await putDocs(collection, [...failed].map((i) => unique[i]!));
 }
