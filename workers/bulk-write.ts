@@ -121,7 +121,7 @@ export async function putNewDocs<T extends { id: string }>(collection: RxCollect
   const meta = { lwt: now() };
   const rev = `1-${collection.database.token}`;
   const stored = unique.map((doc) => ({ ...(doc as object), _deleted: false, _attachments: {}, _meta: meta, _rev: rev }) as unknown as Stored<T>);
-  const rows = stored.map((doc) => fromStorageToDexie(dexie.booleanIndexes, doc));
+  const rows = stored.map((doc) => toDexieRow(dexie.booleanIndexes, doc as unknown as Record<string, unknown>));
   const failed = new Set<number>();
   await collection.database.lockedRun(() =>
     dexie.dexieDb!.transaction('rw', dexie.dexieTable, async () => {
@@ -150,6 +150,33 @@ export async function putNewDocs<T extends { id: string }>(collection: RxCollect
     else changes$.next(bulk);
   }
   if (failed.size > 0) await putDocs(collection, [...failed].map((i) => unique[i]!));
+}
+
+/** A key RxDB's Dexie storage renames (a `.`-separated part starting with `|`: dexie-helper's `dexieReplaceIfStartsWithPipe`). */
+const renamedKey = (key: string) => key.startsWith('|') || key.includes('.|');
+
+function hasRenamedKey(value: unknown): boolean {
+  if (value === null || typeof value !== 'object') return false;
+  if (Array.isArray(value)) return value.some(hasRenamedKey);
+  for (const key of Object.keys(value)) {
+    if (renamedKey(key) || hasRenamedKey((value as Record<string, unknown>)[key])) return true;
+  }
+  return false;
+}
+
+/**
+ * The row the Dexie table stores for `doc`: exactly RxDB's `fromStorageToDexie` (boolean index
+ * fields as '1'/'0', keys starting with `|` renamed), which deep-copies every document to rename
+ * keys a mirror row never has (issue 33: its copies were ≈ 2 % of the worker's first-mirror CPU,
+ * before their garbage). Without such a key it is one shallow copy with the top-level boolean
+ * index fields encoded; anything else (a renamed key, a nested boolean index) goes through RxDB's.
+ * IndexedDB clones the row anyway, so sharing nested objects with `doc` is harmless.
+ */
+export function toDexieRow(booleanIndexes: readonly string[], doc: Record<string, unknown>): Record<string, unknown> {
+  if (booleanIndexes.some((idx) => idx.includes('.') || renamedKey(idx)) || hasRenamedKey(doc)) return fromStorageToDexie(booleanIndexes as string[], doc);
+  const row = { ...doc };
+  for (const idx of booleanIndexes) row[idx] = doc[idx] ? '1' : '0';
+  return row;
 }
 
 /** Deletes documents by id (RxDB keeps a tombstone; absent ids are ignored). */

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
-import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
+import { fromStorageToDexie, getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
 import type { EventBulk, RxDocumentData, RxJsonSchema, RxStorageChangeEvent, RxStorageInstance } from 'rxdb';
-import { putNewDocs } from './bulk-write.ts';
+import { putNewDocs, toDexieRow } from './bulk-write.ts';
 import { openMirrorDatabase, mirrorStorage, type MirrorDatabase } from './db.ts';
 import { addQuietRows, quietChannelName, quietRowsOf, type ChannelFactory } from './quiet-rows.ts';
 import { makeTransactions } from './test-fixtures.ts';
@@ -135,5 +135,23 @@ describe("a first mirror's batch (putNewDocs)", () => {
     expect(ids.sort()).toEqual(rows.map((r) => r.id).sort());
     expect(broadcastable).toBe(0);
     expect((await collection.storageInstance.findDocumentsById(rows.map((r) => r.id), false)).length).toBe(5);
+  });
+});
+
+describe('toDexieRow', () => {
+  const booleans = ['_deleted'];
+  const asStored = (doc: object, deleted = false) => ({ ...doc, _deleted: deleted, _attachments: {}, _meta: { lwt: 5 }, _rev: '1-x' });
+
+  it("stores exactly what RxDB's fromStorageToDexie stores, for real rows and for renamed keys", () => {
+    const rows = makeTransactions(20).map((t) => asStored(toMirrored(t)));
+    const odd = [
+      asStored({ id: 'p', '|pipe': 1, nested: { 'a.|b': [{ '|c': true }] } }),
+      asStored({ id: 'q', flag: true, list: [{ x: 1 }, null, 'text'] }, true),
+    ];
+    for (const doc of [...rows, ...odd]) expect(toDexieRow(booleans, doc)).toEqual(fromStorageToDexie(booleans, doc));
+    expect(toDexieRow(['_deleted', 'meta.flag'], asStored({ id: 'r', meta: { flag: true } }))).toEqual(
+      fromStorageToDexie(['_deleted', 'meta.flag'], asStored({ id: 'r', meta: { flag: true } })),
+    );
+    expect(toDexieRow(booleans, rows[0]!)._deleted).toBe('0');
   });
 });
