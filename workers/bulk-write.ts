@@ -173,7 +173,7 @@ function hasRenamedKey(value: unknown): boolean {
  * IndexedDB clones the row anyway, so sharing nested objects with `doc` is harmless.
  */
 export function toDexieRow(booleanIndexes: readonly string[], doc: Record<string, unknown>): Record<string, unknown> {
-  if (booleanIndexes.some((idx) => idx.includes('.') || renamedKey(idx)) || hasRenamedKey(doc)) return fromStorageToDexie(booleanIndexes as string[], doc);
+  if (booleanIndexes.some((idx) => idx.includes('.') || renamedKey(idx)) || hasRenamedKey(doc)) return fromStorageToDexie(booleanIndexes as string[], doc as RxDocumentData<Record<string, unknown>>);
   const row = { ...doc };
   for (const idx of booleanIndexes) row[idx] = doc[idx] ? '1' : '0';
   return row;
