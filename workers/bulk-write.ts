@@ -1,6 +1,7 @@
 import { getWrittenDocumentsFromBulkWriteResponse, normalizeMangoQuery, now, prepareQuery, randomToken } from 'rxdb';
 import { fromDexieToStorage, fromStorageToDexie } from 'rxdb/plugins/storage-dexie';
 import type { Collection, Dexie, Table } from 'dexie';
+import { quietRowsOf } from './quiet-rows.ts';
 import type { EventBulk, MangoQuery, RxCollection, RxDocumentData, RxStorageChangeEvent, RxStorageDefaultCheckpoint, RxStorageWriteError } from 'rxdb';
 
 /**
@@ -103,23 +104,24 @@ type ChangeSubject<T> = { next(bulk: EventBulk<RxStorageChangeEvent<Stored<T>>, 
  *
  * The documents are what RxDB's own insert writes (first revision of this database, one
  * `_meta.lwt` for the batch, Dexie's boolean encoding), and the change events RxDB's storage
- * would emit are emitted on the same storage stream, so `eventBulks$`, queries, the document
- * cache and other tabs (multi-instance broadcast listens there) see an ordinary insert. Off the
- * Dexie storage (tests on memory) it is `putDocs`.
+ * would emit are emitted on the storage's local stream (quiet-rows.ts), so `eventBulks$`, queries
+ * and the document cache see an ordinary insert, and other tabs are told the ids and read the rows
+ * (not RxDB's broadcast of every document). Off the Dexie storage (tests on memory) it is `putDocs`.
  */
 export async function putNewDocs<T extends { id: string }>(collection: RxCollection<T>, docs: readonly T[]): Promise<void> {
   if (docs.length === 0) return;
   const dexie = await dexieInternals(collection);
   const storage = (collection.storageInstance as { originalStorageInstance?: { changes$?: ChangeSubject<T> } }).originalStorageInstance;
-  const changes$ = storage?.changes$;
-  if (!dexie?.dexieDb || !changes$ || typeof changes$.next !== 'function') return putDocs(collection, docs);
+  // This tab's collection hears the rows; other tabs hear their ids (quiet-rows.ts), not a copy of each.
+  const changes$ = quietRowsOf<T>(storage) ?? storage?.changes$;
+  if (!dexie?.dexieDb || !changes$) return putDocs(collection, docs);
   const byId = new Map<string, T>();
   for (const doc of docs) byId.set(doc.id, doc);
   const unique = [...byId.values()];
   const meta = { lwt: now() };
   const rev = `1-${collection.database.token}`;
   const stored = unique.map((doc) => ({ ...(doc as object), _deleted: false, _attachments: {}, _meta: meta, _rev: rev }) as unknown as Stored<T>);
-  const rows = stored.map((doc) => fromStorageToDexie(dexie.booleanIndexes, doc));
+  const rows = stored.map((doc) => toDexieRow(dexie.booleanIndexes, doc as unknown as Record<string, unknown>));
   const failed = new Set<number>();
   await collection.database.lockedRun(() =>
     dexie.dexieDb!.transaction('rw', dexie.dexieTable, async () => {
@@ -143,9 +145,38 @@ export async function putNewDocs<T extends { id: string }>(collection: RxCollect
   }
   if (events.length > 0) {
     const last = events[events.length - 1]!;
-    changes$.next({ id: randomToken(10), events, checkpoint: { id: last.documentId, lwt: meta.lwt }, context: CONTEXT });
+    const bulk = { id: randomToken(10), events, checkpoint: { id: last.documentId, lwt: meta.lwt }, context: CONTEXT };
+    if ('emit' in changes$) changes$.emit(bulk);
+    else changes$.next(bulk);
   }
   if (failed.size > 0) await putDocs(collection, [...failed].map((i) => unique[i]!));
+}
+
+/** A key RxDB's Dexie storage renames (a `.`-separated part starting with `|`: dexie-helper's `dexieReplaceIfStartsWithPipe`). */
+const renamedKey = (key: string) => key.startsWith('|') || key.includes('.|');
+
+function hasRenamedKey(value: unknown): boolean {
+  if (value === null || typeof value !== 'object') return false;
+  if (Array.isArray(value)) return value.some(hasRenamedKey);
+  for (const key of Object.keys(value)) {
+    if (renamedKey(key) || hasRenamedKey((value as Record<string, unknown>)[key])) return true;
+  }
+  return false;
+}
+
+/**
+ * The row the Dexie table stores for `doc`: exactly RxDB's `fromStorageToDexie` (boolean index
+ * fields as '1'/'0', keys starting with `|` renamed), which deep-copies every document to rename
+ * keys a mirror row never has (issue 33: its copies were ≈ 2 % of the worker's first-mirror CPU,
+ * before their garbage). Without such a key it is one shallow copy with the top-level boolean
+ * index fields encoded; anything else (a renamed key, a nested boolean index) goes through RxDB's.
+ * IndexedDB clones the row anyway, so sharing nested objects with `doc` is harmless.
+ */
+export function toDexieRow(booleanIndexes: readonly string[], doc: Record<string, unknown>): Record<string, unknown> {
+  if (booleanIndexes.some((idx) => idx.includes('.') || renamedKey(idx)) || hasRenamedKey(doc)) return fromStorageToDexie(booleanIndexes as string[], doc as RxDocumentData<Record<string, unknown>>);
+  const row = { ...doc };
+  for (const idx of booleanIndexes) row[idx] = doc[idx] ? '1' : '0';
+  return row;
 }
 
 /** Deletes documents by id (RxDB keeps a tombstone; absent ids are ignored). */

@@ -1,6 +1,7 @@
 import { getPrimaryFieldOfPrimaryKey, getQueryPlan, type DexieSettings, type FilledMangoQuery, type PreparedQuery, type RxJsonSchema, type RxStorage, type RxStorageInstance } from 'rxdb';
 import { getDexieStoreSchema, getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
 import { floorCleanup, floorCount, floorQuery, type FloorState } from './floor-query.ts';
+import { addQuietRows } from './quiet-rows.ts';
 import type { Dexie, Table } from 'dexie';
 
 /**
@@ -175,6 +176,8 @@ export function getMirrorStorage(layout: LayoutPicker, settings: DexieSettings =
       const shape = layout(params.collectionName, params.schema.version);
       if (shape === 'lean') leanInstance(instance, params as { schema: RxJsonSchema<unknown> });
       if (shape === 'floor') floorInstance(instance, params as { schema: RxJsonSchema<unknown> });
+      // A first mirror's rows reach other tabs as ids (quiet-rows.ts), not as RxDB's broadcast copies.
+      addQuietRows(instance, params);
       return instance;
     },
   } as RxStorage<unknown, DexieSettings>;
