@@ -2,6 +2,7 @@ import { evaluatePolicies, evaluatorOrder, itemKey, policyItemFromReimbursement,
 import { missingItemsOf, policyPeople, type MissingItemView } from '../missing-items.ts';
 import type { MirrorRuntime } from '../mirror-runtime.ts';
 import { bindDomain } from '../online.ts';
+import { pacedRead } from '../paced-read.ts';
 import type { WorkerContext } from '../worker-context.ts';
 import { EXPENSE_POLICY_ONLINE, type PolicyApi } from './policies.ts';
 
@@ -26,13 +27,15 @@ export async function missingItemsFrom(rt: MirrorRuntime, me: string): Promise<{
 }
 
 export function policyHandlers(ctx: WorkerContext): PolicyApi {
+  // Asked on every data change (the nav's badge): one read at a time, paced by its cost (paced-read.ts).
+  const missingItems = pacedRead(async () => {
+    const rt = ctx.host.runtime;
+    const me = ctx.businessUserId();
+    return rt && me ? missingItemsFrom(rt, me) : { items: [], total: 0 };
+  });
   return {
     ...bindDomain(ctx, EXPENSE_POLICY_ONLINE),
-    async missingItems() {
-      const rt = ctx.host.runtime;
-      const me = ctx.businessUserId();
-      return rt && me ? missingItemsFrom(rt, me) : { items: [], total: 0 };
-    },
+    missingItems,
     async itemViolations(object_type, id) {
       const rt = ctx.host.runtime;
       if (!rt) return [];
