@@ -15,7 +15,7 @@
  * Issue 33, row bodies out of the heap: the engine is built as the mirror builds it (columns and
  * an LRU of `transactionBodies()` row bodies (a computer: 150k): `--bodies N` to change it); `--bodies all` keeps
  * every body (the engine before). `load_cpu_ms` / `index_cpu_ms` / `search_cpu_mean_ms`: the
- * process's CPU time for the same work, steadier than wall time when the machine is shared. The bodies live in a stand-in for IndexedDB, `BodyStore`: each row's JSON in one
+ * process's CPU time for the same work, steadier than wall time when the machine is shared. The bodies live in a stand-in for IndexedDB, `BodyStore` (bench/body-store.ts): each row's JSON in one
  * growing byte buffer (an ArrayBuffer, outside the JS heap), read back by id with a JSON.parse
  * per row, as the mirror reads a page's missing bodies (`MirrorRuntime.query`: one bulk read,
  * then `hold`). Every page figure includes that read. `heap_mb` is the JS heap after GC: the
@@ -34,10 +34,9 @@ import { writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import type { Transaction } from '../schema/entities/transaction.ts';
 import type { TransactionFilter, TransactionSort } from '../schema/transaction-query.ts';
 import { createTransactionEngine, toEngineRow, transactionText, transactionBodies, type EngineRow } from '../workers/collections/transactions.ts';
-import { grownTo } from '../workers/typed-arrays.ts';
+import { BodyStore } from './body-store.ts';
 import { benchQueries, benchWorld, rowPage } from './engine-rows.ts';
 
 setFlagsFromString('--expose-gc');
@@ -74,48 +73,6 @@ const time = <T>(fn: () => T): [T, number] => {
   return [out, performance.now() - t0];
 };
 
-/**
- * The IndexedDB stand-in: rows as JSON bytes in one buffer (outside the JS heap), found by the
- * number their test uuid encodes (bench/engine-rows.ts: row i has id testUuid(1, i + 1)).
- */
-class BodyStore {
-  private bytes = new Uint8Array(1 << 20);
-  private used = 0;
-  private start = new Float64Array(1024);
-  private end = new Float64Array(1024);
-  private readonly encoder = new TextEncoder();
-  private readonly decoder = new TextDecoder();
-
-  put(rows: readonly Transaction[]): void {
-    for (const row of rows) {
-      const i = indexOf(row.id);
-      const data = this.encoder.encode(JSON.stringify(row));
-      if (this.used + data.length > this.bytes.length) this.bytes = grownTo(this.bytes, Math.max(this.used + data.length, this.bytes.length * 2));
-      if (i >= this.start.length) {
-        this.start = grownTo(this.start, Math.max(i + 1, this.start.length * 2));
-        this.end = grownTo(this.end, this.start.length);
-      }
-      this.bytes.set(data, this.used);
-      this.start[i] = this.used;
-      this.end[i] = this.used += data.length;
-    }
-  }
-
-  /** Stored rows by id, as a bulk read answers (fresh objects). */
-  get(ids: readonly string[]): Map<string, Transaction> {
-    const out = new Map<string, Transaction>();
-    for (const id of ids) {
-      const i = indexOf(id);
-      out.set(id, JSON.parse(this.decoder.decode(this.bytes.subarray(this.start[i]!, this.end[i]!))) as Transaction);
-    }
-    return out;
-  }
-
-  get megabytes(): number {
-    return (this.bytes.byteLength + this.start.byteLength + this.end.byteLength) / 1e6;
-  }
-}
-const indexOf = (id: string) => Number.parseInt(id.slice(24), 16) - 1;
 
 const world = benchWorld(Math.max(50, Math.round(Math.sqrt(ROWS) / 2)));
 const engine = createTransactionEngine<EngineRow>(transactionText(world.refs), BODIES === 'all' ? {} : { bodies: Number(BODIES) });

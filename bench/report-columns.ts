@@ -13,11 +13,10 @@
  */
 import { writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import type { Transaction } from '../schema/entities/transaction.ts';
 import { aggregateReport, type ReportQuery } from '../schema/reports.ts';
 import { createTransactionEngine, toEngineRow, transactionText, type EngineRow } from '../workers/collections/transactions.ts';
 import { transactionReportOverColumns } from '../workers/report-columns.ts';
-import { grownTo } from '../workers/typed-arrays.ts';
+import { BodyStore } from './body-store.ts';
 import { benchWorld, rowPage } from './engine-rows.ts';
 
 function arg(name: string, fallback: string): string {
@@ -31,37 +30,12 @@ const PAGE = 2_000;
 const round = (x: number, d = 1) => Math.round(x * 10 ** d) / 10 ** d;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-/** Rows as JSON bytes in one buffer (outside the JS heap), by the number their test uuid encodes. */
-class ByteStore {
-  private bytes = new Uint8Array(1 << 20);
-  private used = 0;
-  private ends = new Float64Array(1024);
-  private readonly encoder = new TextEncoder();
-  private readonly decoder = new TextDecoder();
-
-  put(rows: readonly Transaction[]): void {
-    for (const row of rows) {
-      const i = indexOf(row.id);
-      const data = this.encoder.encode(JSON.stringify(row));
-      if (this.used + data.length > this.bytes.length) this.bytes = grownTo(this.bytes, Math.max(this.used + data.length, this.bytes.length * 2));
-      if (i + 1 >= this.ends.length) this.ends = grownTo(this.ends, Math.max(i + 2, this.ends.length * 2));
-      this.bytes.set(data, this.used);
-      this.ends[i + 1] = this.used += data.length;
-    }
-  }
-
-  get(id: string): Transaction {
-    const i = indexOf(id);
-    return JSON.parse(this.decoder.decode(this.bytes.subarray(this.ends[i]!, this.ends[i + 1]!))) as Transaction;
-  }
-}
-const indexOf = (id: string) => Number.parseInt(id.slice(24), 16) - 1;
 
 const world = benchWorld(Math.max(50, Math.round(Math.sqrt(ROWS) / 2)));
 /** The body path's LRU (bodies read back from the store stand-in); the mirror's own is `transactionBodies()`. */
 const BODIES = 500;
 const engine = createTransactionEngine<EngineRow>(transactionText(world.refs), { bodies: BODIES });
-const store = new ByteStore();
+const store = new BodyStore();
 for (let from = 0; from < ROWS; from += PAGE) {
   const rows = rowPage(world, from, Math.min(PAGE, ROWS - from));
   store.put(rows);
@@ -79,7 +53,7 @@ function overBodies(q: ReportQuery): { rows: ReturnType<typeof aggregateReport>;
         const held = engine.get(id);
         if (held) page.push(held);
         else {
-          page.push(toEngineRow(store.get(id)));
+          page.push(toEngineRow(store.one(id)));
           read++;
         }
       }
@@ -124,7 +98,7 @@ const results = REPORTS.map(([name, q]) => {
   if (bodies && JSON.stringify(columns.out.rows) !== JSON.stringify(bodies.out.rows)) throw new Error(`${name}: the column report differs from the body path`);
   let aggregate: number | null = null;
   if (ROWS <= 100_000) {
-    const held = engine.matchingIds(q.filters ?? {}).map((id) => engine.get(id) ?? toEngineRow(store.get(id)));
+    const held = engine.matchingIds(q.filters ?? {}).map((id) => engine.get(id) ?? toEngineRow(store.one(id)));
     aggregate = timed(RUNS, () => aggregateReport(held, q)).wall;
   }
   return {
