@@ -144,21 +144,23 @@ export class RowBodies<R extends { id: string }> {
   }
 
   private hold(slot: number, row: R): void {
-    this.room(slot);
-    this.out(slot);
-    this.body[slot] = row;
-    this.state[slot] = HELD;
+    this.place(slot, row, HELD);
     this.held++;
   }
 
   private cache(slot: number, row: R): void {
-    this.room(slot);
-    this.out(slot);
-    this.body[slot] = row;
-    this.state[slot] = CACHED;
+    this.place(slot, row, CACHED);
     this.cached++;
     this.append(slot);
     if (this.cached > this.capacity!) this.out(this.head);
+  }
+
+  /** The slot's body, replacing however it was kept before. */
+  private place(slot: number, row: R, state: typeof HELD | typeof CACHED): void {
+    this.room(slot);
+    this.out(slot);
+    this.body[slot] = row;
+    this.state[slot] = state;
   }
 
   /** The slot's body out of memory, whichever way it was kept. */
