@@ -80,15 +80,18 @@ export type DecisionResult = {
 
 /**
  * Bulk decisions by someone who is no §6 reviewer: refused before any row is looked up unless
- * they are a step approver of some pending approval of their business (then each id answers on
- * its own, FORBIDDEN_7003 for those not theirs).
+ * they are a step approver (or an approver's active delegate) of some pending approval of their
+ * business, or of one of the requested approvals whatever its status: a bulk call that lost the
+ * race to another approver still answers each id with why (decided already), not a blanket 403.
+ * Then each id answers on its own, FORBIDDEN_7003 for those not theirs.
  */
-async function assertMayDecideAny(db: Queryable, user: ActingUser): Promise<void> {
+async function assertMayDecideAny(db: Queryable, user: ActingUser, ids: readonly string[]): Promise<void> {
   if (isReviewer(user)) return;
   const rows = await db.query(
-    `SELECT 1 FROM approvals r WHERE r.business_id = $1 AND r.status = 'PENDING' AND NOT r.deleted
+    `SELECT 1 FROM approvals r WHERE r.business_id = $1 AND NOT r.deleted
+        AND (r.status = 'PENDING' OR r.id::text = ANY($3::text[]))
         AND (${stepApproverSql('r', '$2')} OR ${delegatedApproverSql('r', '$2')}) LIMIT 1`,
-    [user.business_id, user.id],
+    [user.business_id, user.id, ids],
   );
   if (rows.length === 0) throw new ApiError('FORBIDDEN_7003', REVIEWERS_ONLY);
 }
@@ -228,7 +231,7 @@ async function advanceChain(tx: Queryable, user: ActingUser, approval: Approval,
 
 /** §7 bulk-approval: each approval decided on its own (the single call's rules), one answer per id. */
 export async function bulkDecide(tx: Queryable, user: ActingUser, ids: readonly string[], decision: Decision, now: Date) {
-  await assertMayDecideAny(tx, user);
+  await assertMayDecideAny(tx, user, ids);
   let seq = 0;
   const results = await eachOnItsOwn(tx, ids, async (id) => {
     const { change_seq, ...rows } = await decideApproval(tx, user, id, decision, now);

@@ -160,6 +160,27 @@ describe.each(await testDatabases())('approval groups and delegation on %s', (ki
     expect(res.body.approval).toMatchObject({ decided_by: f.users.outsider, on_behalf_of: f.users.manager });
   });
 
+  it('a delegate whose bulk call lost the race to the manager hears, per id, that each is decided already', async () => {
+    const { f, call } = await business();
+    await grantCopilot(f, 'outsider');
+    expect((await call('PUT', COPILOT, { delegate_id: f.users.outsider, starts_on: today(), ends_on: inDays(1) }, 'manager')).status).toBe(200);
+    const ids = [(await pendingOf(await submitClaim(call)))!.id, (await pendingOf(await submitClaim(call, 'employee', 900)))!.id];
+    const byManager = await call('POST', `${POLICY}/bulk-approval`, { approval_ids: ids, decision: 'APPROVE' }, 'manager');
+    expect(byManager.status, byManager.text).toBe(200);
+    // No approval is pending for the delegate any more: the call still answers each id, not a blanket 403.
+    const late = await call('POST', `${POLICY}/bulk-approval`, { approval_ids: ids, decision: 'APPROVE' }, 'outsider');
+    expect(late.status, late.text).toBe(200);
+    const results = late.body.results as { id: string; ok: boolean; error_code?: string }[];
+    expect(results.map((r) => r.id).sort()).toEqual([...ids].sort());
+    for (const r of results) {
+      expect(r.ok).toBe(false);
+      expect(r.error_code).not.toBe('FORBIDDEN_7003');
+    }
+    // Someone who is no approver of these ids is still refused before any row is looked up.
+    const stranger = await call('POST', `${POLICY}/bulk-approval`, { approval_ids: ids, decision: 'APPROVE' }, 'teammate');
+    expect(stranger.status).toBe(403);
+  });
+
   it('nobody decides their own request through a delegation', async () => {
     const { f, call } = await business();
     await grantCopilot(f, 'employee');
