@@ -66,6 +66,8 @@ export interface CollectionFeed {
   reindexNaming: (ids: ReadonlySet<string>) => void;
   /** Stored rows by id (server versions), for reads before the load has finished. */
   stored: (ids: readonly string[]) => Promise<Map<string, Row>>;
+  /** Every stored row (server versions) in primary-key pages, one IndexedDB range read each: the cheap way to read most of them. */
+  scan: (pageSize: number) => AsyncGenerator<Row[]>;
 }
 
 const firstPageOf = (c: QueriedCollection) => (WORKER_COLLECTIONS[c] as { firstPage?: { sort: string } }).firstPage;
@@ -211,6 +213,7 @@ function createFeed(name: QueriedCollection, { db, engines, shows, creates, crea
     has: (id) => engine.get(id) !== undefined,
     reindexNaming: (ids) => void engine.reindexWhere(refersTo(referencedIds, ids)),
     stored: (ids) => getDocs(rx, ids),
+    scan: (pageSize) => scanDocs(rx, pageSize),
   };
   return feed;
 }

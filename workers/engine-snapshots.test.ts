@@ -3,6 +3,7 @@ import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import type { Change, MirroredCollection } from '../schema/sync-feed.ts';
 import type { TransactionFilter, TransactionSort } from '../schema/transaction-query.ts';
 import type { MirrorRuntime } from './mirror-runtime.ts';
+import type { CollectionFeed } from './collection-feed.ts';
 import { clearMirroredRows } from './db.ts';
 import { EngineSnapshotStore } from './engine-snapshot-store.ts';
 import { BUSINESS_ID, makeTransaction, makeTransactions, makeUser, testUuid } from './test-fixtures.ts';
@@ -20,9 +21,9 @@ const put = <T extends { id: string }>(collection: MirroredCollection, doc: T, s
 const gone = (id: string, seq: number): Change => ({ collection: 'transactions', seq, id, deleted: true, doc: null }) as Change;
 
 /** A device whose first mirror completed (the leader then takes its snapshot). */
-async function mirrored(name: string) {
+async function mirrored(name: string, opts: { bodies?: number } = {}) {
   const idb = new IDBFactory();
-  const open = mirrorDevice(name, ACTOR, idb);
+  const open = mirrorDevice(name, ACTOR, idb, opts);
   const rt = await open();
   const rows = makeTransactions(N, 12, { users: 3 });
   const changes = [...USERS.map((u, i) => put('users', u, i + 1)), ...rows.map((t, i) => put('transactions', t, USERS.length + i + 1))];
@@ -79,6 +80,43 @@ describe('the transactions engine restored from its snapshot after a restart (is
     expect(read).toBeGreaterThan(0);
     expect(engine.bodiesInMemory).toBe(N);
     for (const row of rows) expect(engine.get(row.id)).toMatchObject({ id: row.id, memo: row.memo, amount: row.amount });
+  });
+
+  it('keeps the newest bodies it can when not all fit, read back by id after the restore', async () => {
+    const { open, rt, rows } = await mirrored('snap-warm-newest', { bodies: 200 });
+    await rt.close();
+    const again = await open();
+    const engine = again.engines.transactions;
+    expect(await again.snapshots.warming).toBeGreaterThan(0);
+    const newest = engine.matchingIds({}).slice(0, 200);
+    for (const id of newest) expect(engine.get(id)).toMatchObject({ id, memo: rows.find((r) => r.id === id)!.memo });
+    // The LRU holds its capacity; beyond it, only the held (the signed-in person's own rows).
+    const own = rows.filter((r) => r.user_id === ACTOR.user_id).length;
+    expect(engine.bodiesInMemory).toBeLessThanOrEqual(200 + own);
+  });
+
+  it('an export of every row right after the restore hurries the warm-up and waits for it, not reading the rows twice', async () => {
+    const { open, rt, rows } = await mirrored('snap-warm-join');
+    await rt.close();
+    const again = await open();
+    const feed = (again as unknown as { feedOf: Record<'transactions', CollectionFeed> }).feedOf.transactions;
+    const scan = feed.scan.bind(feed);
+    let stored = 0;
+    let scanned = 0;
+    const byId = feed.stored.bind(feed);
+    feed.stored = async (ids) => ((stored += ids.length), byId(ids));
+    feed.scan = async function* (pageSize) {
+      for await (const page of scan(pageSize)) yield ((scanned += page.length), page);
+    };
+    const matching = await again.matchingRows('transactions', {});
+    expect(matching).toHaveLength(N);
+    const byRow = new Map(matching.map((r) => [r.id, r as { memo?: unknown }]));
+    for (const row of rows) expect(byRow.get(row.id)?.memo).toBe(row.memo);
+    // The warm-up had finished when the answer came (no 1 s wait before it), and read every body once.
+    const done = await Promise.race([again.snapshots.warming!.then(() => 'warm'), new Promise((r) => setTimeout(() => r('waiting'), 0))]);
+    expect(done).toBe('warm');
+    expect(scanned).toBe(N);
+    expect(stored).toBe(0);
   });
 
   it('shows rows the feed changed, removed or added after the snapshot, a confirmed command and a pending one', async () => {

@@ -14,9 +14,9 @@ import { MirrorRuntime } from '../mirror-runtime.ts';
  * as `actor` on one fake IndexedDB (no sync, deferred work at once); opening it again is a restart
  * of the same device. Every runtime opened is closed when its test ends.
  */
-export function mirrorDevice(name: string, actor: CommandActor, idb = new IDBFactory()) {
+export function mirrorDevice(name: string, actor: CommandActor, idb = new IDBFactory(), opts: { bodies?: number } = {}) {
   return async () => {
-    const rt = await MirrorRuntime.open({ name, storage: mirrorStorage({ indexedDB: idb, IDBKeyRange }), multiInstance: false, defer: (fn) => fn(), actor });
+    const rt = await MirrorRuntime.open({ name, storage: mirrorStorage({ indexedDB: idb, IDBKeyRange }), multiInstance: false, defer: (fn) => fn(), actor, ...opts });
     onTestFinished(() => rt.close());
     await rt.ready;
     return rt;
