@@ -14,6 +14,8 @@ export interface Metrics {
   cold_start_first_page_ms: number;
   bulk_code_local_ms: number;
   bulk_code_acked_ms: number;
+  /** Issue 33: "select all matching" (about 10,000 ids of the newest days) once the engine answers, page to worker and back. */
+  select_all_matching_ms: number;
   main_js_gzip_kb: number;
   receipt_ocr_ms: number;
   receipt_ocr_p95_ms: number;

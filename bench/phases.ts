@@ -119,9 +119,14 @@ export async function measureBulkCode(b: BrowserSession, db: Db, businessId: str
     [businessId, BULK_CODE_MAX - 1],
   );
   const filter = cut[0] ? { from: cut[0].day } : {};
+  // The first call after the cold start also waits for the engine's restore (a detail); the
+  // metric is "select all matching" on a list already answering, timed on the page's clock.
   const t0 = Date.now();
+  await matchingIds(b.page, filter);
+  const matchingIdsFirstMs = Date.now() - t0;
+  const t1 = Date.now();
   const ids = (await matchingIds(b.page, filter)).slice(0, BULK_CODE_MAX);
-  const matchingIdsMs = Date.now() - t0;
+  const matchingIdsMs = Date.now() - t1;
   if (ids.length === 0) throw new Error(`no transaction matches ${JSON.stringify(filter)}`);
   // A GL account most of these rows do not carry, so the command really changes them.
   const gl = await db.query<{ id: string }>(
@@ -142,5 +147,5 @@ export async function measureBulkCode(b: BrowserSession, db: Db, businessId: str
   if (Number(coded[0]?.n) !== ids.length) {
     throw new Error(`bulk code acknowledged but the server has ${coded[0]?.n} of ${ids.length} coded`);
   }
-  return { ...res, matchingIdsMs };
+  return { ...res, matchingIdsMs, matchingIdsFirstMs };
 }
