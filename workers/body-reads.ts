@@ -180,7 +180,7 @@ export class BodyReads {
   }
 
   /** A read of `count` bodies while the warm-up runs: when it is much of what the warm-up has left, the warm-up hurries and the read waits for it. */
-  private async joinWarm(feed: CollectionFeed, count: number): Promise<void> {
+  async joinWarm(feed: CollectionFeed, count: number): Promise<void> {
     const warming = this.warming.get(feed.name);
     if (!warming || count < warming.left * JOIN_SHARE) return;
     warming.hurry();

@@ -190,6 +190,8 @@ export class MirrorRuntime {
     return { rows: page.rows.map(view), total: page.total, offset: page.offset, took_ms: performance.now() - t0 };
   }
 
+  /** Before reading `count` rows page by page (an export): waits for the bodies' warm-up after a restart when it would read much the same. */
+  bodiesFor = (collection: QueriedCollection, count: number): Promise<void> => this.reads.joinWarm(this.feedOf[collection], count);
   /** Every row of `collection` matching `filter` as shown (commands applied), in no promised order: what a report aggregates. */
   matchingRows = (collection: QueriedCollection, filter: Record<string, unknown>): Promise<{ id: string }[]> =>
     this.ready.then(() => this.reads.matching(this.feedOf[collection], filter));

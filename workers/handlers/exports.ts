@@ -34,6 +34,8 @@ export function exportHandlers(ctx: WorkerContext): ExportApi {
       const parts: string[] = [BOM + Papa.unparse([headerOf(columns)], { newline: '\r\n' }) + '\r\n'];
       const first = await rt.query(collection as never, { filter, sort, offset: 0, limit: CHUNK } as never);
       const total = first.total;
+      // Right after a restart, the rows' bodies may still be on their way into memory: read once, not twice.
+      await rt.bodiesFor(collection as never, total);
       let done = 0;
       let page = first;
       for (;;) {

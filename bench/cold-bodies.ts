@@ -1,0 +1,107 @@
+/**
+ * Issue 33: what a restart costs the commands that read every row body, and where it goes:
+ * `npx tsx bench/cold-bodies.ts --transactions 20000 [--out /tmp/cold-bodies]` (the built app in
+ * dist/: run `npm run build` first).
+ *
+ * Seeds the real server (PGlite), signs the admin in to the built app in Chromium, waits for the
+ * first mirror, then reloads offline (the benchmark's cold start: the engine restored from its
+ * snapshot, its bodies not in memory) and, as soon as the first row is painted, exports every
+ * transaction as CSV with the data worker CPU-profiled, then once more (bodies in memory). Prints each export's took_ms, the worker's
+ * `navigator.deviceMemory` and the functions with the most self time during the export after the
+ * restart; the `.cpuprofile` is kept in `--out`. Not part of `npm test`; not a benchmark figure.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+import { startTestServer } from '../server/testing.ts';
+import { launchBrowser, signIn, waitForServiceWorkerControl, waitForSyncStatus, type BrowserSession } from '../tests/support/browser.ts';
+import { exportAllCsv, installProbe, pageMark, waitForHook } from './app-probe.ts';
+import { ADMIN } from './phases.ts';
+import { workerCdp } from './worker-cdp.ts';
+
+const argsSchema = z.object({
+  transactions: z.coerce.number().int().min(100).max(1_000_000).default(20_000),
+  out: z.string().min(1).default('/tmp/cold-bodies'),
+});
+
+interface CpuProfile {
+  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number } }[];
+  samples: number[];
+  timeDeltas: number[];
+  startTime: number;
+  endTime: number;
+}
+
+/** Self time by function, largest first, with the profile's span and idle time (ms). */
+function selfTimes(profile: CpuProfile, n = 20) {
+  const byNode = new Map<number, number>();
+  profile.samples.forEach((id, i) => byNode.set(id, (byNode.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+  const byFn = new Map<string, number>();
+  let idle = 0;
+  for (const node of profile.nodes) {
+    const us = byNode.get(node.id);
+    if (!us) continue;
+    const f = node.callFrame;
+    if (f.functionName === '(idle)') idle += us;
+    const key = `${f.functionName || '(anonymous)'} ${f.url.split('/').pop() ?? ''}:${f.lineNumber + 1}`;
+    byFn.set(key, (byFn.get(key) ?? 0) + us);
+  }
+  const top = [...byFn].sort((a, b) => b[1] - a[1]).slice(0, n).map(([fn, us]) => `${(us / 1000).toFixed(0).padStart(7)} ms  ${fn}`);
+  return { spanMs: Math.round((profile.endTime - profile.startTime) / 1000), idleMs: Math.round(idle / 1000), top };
+}
+
+async function profiledExport(b: BrowserSession, out: string) {
+  const worker = await workerCdp(b.page);
+  try {
+    const memory = await worker.send<{ result: { value?: unknown } }>('Runtime.evaluate', { expression: 'navigator.deviceMemory', returnByValue: true });
+    await worker.send('Profiler.enable');
+    await worker.send('Profiler.setSamplingInterval', { interval: 500 });
+    await worker.send('Profiler.start');
+    const csv = await exportAllCsv(b.page);
+    const { profile } = await worker.send<{ profile: CpuProfile }>('Profiler.stop');
+    await writeFile(join(out, 'export-after-restart.cpuprofile'), JSON.stringify(profile));
+    return { csv, deviceMemory: memory.result.value, profile: selfTimes(profile) };
+  } finally {
+    await worker.close();
+  }
+}
+
+async function main() {
+  const { values } = parseArgs({ args: process.argv.slice(2), options: { transactions: { type: 'string' }, out: { type: 'string' } }, strict: true });
+  const args = argsSchema.parse(values);
+  const log = (s: string) => console.log(`[cold-bodies ${new Date().toISOString().slice(11, 19)}] ${s}`);
+  await mkdir(args.out, { recursive: true });
+  const n = args.transactions;
+  log(`seeding ${n} transactions`);
+  const server = await startTestServer({ transactions: n, serveDist: true });
+  let browser: BrowserSession | null = null;
+  try {
+    browser = await launchBrowser({ baseURL: server.url });
+    await installProbe(browser.context);
+    const { page, context } = browser;
+    log('first mirror');
+    await page.goto('/');
+    await page.getByLabel('Email').waitFor({ timeout: 60_000 });
+    await signIn(page, ADMIN.email, ADMIN.password, 600_000);
+    await waitForHook(page, 600_000);
+    await waitForSyncStatus(page, 'All changes synced', 1_800_000);
+    await waitForServiceWorkerControl(page);
+    await context.setOffline(true);
+    await page.reload({ waitUntil: 'commit' });
+    const firstRow = await pageMark(page, 'first_row_painted', 60_000);
+    await waitForHook(page);
+    const after = await profiledExport(browser, args.out);
+    log(`first row after the restart: ${firstRow.toFixed(0)} ms; export right after it: ${after.csv.ms.toFixed(0)} ms, ${after.csv.rows} rows (worker navigator.deviceMemory ${String(after.deviceMemory)})`);
+    log(`worker profile during it: span ${after.profile.spanMs} ms, idle ${after.profile.idleMs} ms; self time:\n${after.profile.top.join('\n')}`);
+    const idle = await exportAllCsv(page);
+    log(`export once more: ${idle.ms.toFixed(0)} ms`);
+    await context.setOffline(false);
+    console.log(JSON.stringify({ transactions: n, first_row_ms: firstRow, export_after_restart_ms: after.csv.ms, export_again_ms: idle.ms }));
+  } finally {
+    await browser?.close();
+    await server.close();
+  }
+}
+
+await main();
