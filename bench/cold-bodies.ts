@@ -1,6 +1,6 @@
 /**
  * Issue 33: what a restart costs the commands that read every row body, and where it goes:
- * `npx tsx bench/cold-bodies.ts --transactions 20000 [--out /tmp/cold-bodies]` (the built app in
+ * `npx tsx bench/cold-bodies.ts --transactions 20000 [--settle 20] [--out /tmp/cold-bodies]` (the built app in
  * dist/: run `npm run build` first).
  *
  * Seeds the real server (PGlite), signs the admin in to the built app in Chromium, waits for the
@@ -23,6 +23,8 @@ import { workerCdp } from './worker-cdp.ts';
 const argsSchema = z.object({
   transactions: z.coerce.number().int().min(100).max(1_000_000).default(20_000),
   out: z.string().min(1).default('/tmp/cold-bodies'),
+  /** After the first mirror: time for the text index to complete and the engine's snapshot to be taken (the restart restores it). */
+  settle: z.coerce.number().int().min(0).max(600).default(20),
 });
 
 interface CpuProfile {
@@ -68,7 +70,7 @@ async function profiledExport(b: BrowserSession, out: string) {
 }
 
 async function main() {
-  const { values } = parseArgs({ args: process.argv.slice(2), options: { transactions: { type: 'string' }, out: { type: 'string' } }, strict: true });
+  const { values } = parseArgs({ args: process.argv.slice(2), options: { transactions: { type: 'string' }, out: { type: 'string' }, settle: { type: 'string' } }, strict: true });
   const args = argsSchema.parse(values);
   const log = (s: string) => console.log(`[cold-bodies ${new Date().toISOString().slice(11, 19)}] ${s}`);
   await mkdir(args.out, { recursive: true });
@@ -87,6 +89,8 @@ async function main() {
     await waitForHook(page, 600_000);
     await waitForSyncStatus(page, 'All changes synced', 1_800_000);
     await waitForServiceWorkerControl(page);
+    await page.evaluate('window.__ledgerlineBench.api.matchingIds({})');
+    await new Promise((resolve) => setTimeout(resolve, args.settle * 1000));
     await context.setOffline(true);
     await page.reload({ waitUntil: 'commit' });
     const firstRow = await pageMark(page, 'first_row_painted', 60_000);
