@@ -15,9 +15,10 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { startTestServer } from '../server/testing.ts';
-import { launchBrowser, signIn, waitForServiceWorkerControl, waitForSyncStatus, type BrowserSession } from '../tests/support/browser.ts';
+import { launchBrowser, type BrowserSession } from '../tests/support/browser.ts';
 import { exportAllCsv, installProbe, pageMark, waitForHook } from './app-probe.ts';
-import { ADMIN } from './phases.ts';
+import { selfTimes, type CpuProfile } from './cpu-profile.ts';
+import { mirrorAsAdmin } from './phases.ts';
 import { workerCdp } from './worker-cdp.ts';
 
 const argsSchema = z.object({
@@ -26,32 +27,6 @@ const argsSchema = z.object({
   /** After the first mirror: time for the text index to complete and the engine's snapshot to be taken (the restart restores it). */
   settle: z.coerce.number().int().min(0).max(600).default(20),
 });
-
-interface CpuProfile {
-  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number } }[];
-  samples: number[];
-  timeDeltas: number[];
-  startTime: number;
-  endTime: number;
-}
-
-/** Self time by function, largest first, with the profile's span and idle time (ms). */
-function selfTimes(profile: CpuProfile, n = 20) {
-  const byNode = new Map<number, number>();
-  profile.samples.forEach((id, i) => byNode.set(id, (byNode.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
-  const byFn = new Map<string, number>();
-  let idle = 0;
-  for (const node of profile.nodes) {
-    const us = byNode.get(node.id);
-    if (!us) continue;
-    const f = node.callFrame;
-    if (f.functionName === '(idle)') idle += us;
-    const key = `${f.functionName || '(anonymous)'} ${f.url.split('/').pop() ?? ''}:${f.lineNumber + 1}`;
-    byFn.set(key, (byFn.get(key) ?? 0) + us);
-  }
-  const top = [...byFn].sort((a, b) => b[1] - a[1]).slice(0, n).map(([fn, us]) => `${(us / 1000).toFixed(0).padStart(7)} ms  ${fn}`);
-  return { spanMs: Math.round((profile.endTime - profile.startTime) / 1000), idleMs: Math.round(idle / 1000), top };
-}
 
 async function profiledExport(b: BrowserSession, out: string) {
   const worker = await workerCdp(b.page);
@@ -83,13 +58,7 @@ async function main() {
     await installProbe(browser.context);
     const { page, context } = browser;
     log('first mirror');
-    await page.goto('/');
-    await page.getByLabel('Email').waitFor({ timeout: 60_000 });
-    await signIn(page, ADMIN.email, ADMIN.password, 600_000);
-    await waitForHook(page, 600_000);
-    await waitForSyncStatus(page, 'All changes synced', 1_800_000);
-    await waitForServiceWorkerControl(page);
-    await page.evaluate('window.__ledgerlineBench.api.matchingIds({})');
+    await mirrorAsAdmin(page);
     await new Promise((resolve) => setTimeout(resolve, args.settle * 1000));
     await context.setOffline(true);
     await page.reload({ waitUntil: 'commit' });
@@ -97,7 +66,7 @@ async function main() {
     await waitForHook(page);
     const after = await profiledExport(browser, args.out);
     log(`first row after the restart: ${firstRow.toFixed(0)} ms; export right after it: ${after.csv.ms.toFixed(0)} ms, ${after.csv.rows} rows (worker navigator.deviceMemory ${String(after.deviceMemory)})`);
-    log(`worker profile during it: span ${after.profile.spanMs} ms, idle ${after.profile.idleMs} ms; self time:\n${after.profile.top.join('\n')}`);
+    log(`worker profile during it: span ${after.profile.spanMs} ms, idle ${after.profile.idleMs} ms; self time:\n${after.profile.top.map((t) => `${String(t.ms).padStart(7)} ms  ${t.fn}`).join('\n')}`);
     const idle = await exportAllCsv(page);
     log(`export once more: ${idle.ms.toFixed(0)} ms`);
     await context.setOffline(false);

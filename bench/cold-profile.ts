@@ -18,7 +18,8 @@ import { parseArgs } from 'node:util';
 import type { CDPSession } from 'playwright-core';
 import { z } from 'zod';
 import { startTestServer } from '../server/testing.ts';
-import { launchBrowser, signIn, waitForServiceWorkerControl, waitForSyncStatus, type BrowserSession } from '../tests/support/browser.ts';
+import { launchBrowser, waitForSyncStatus, type BrowserSession } from '../tests/support/browser.ts';
+import { mirrorAsAdmin } from './phases.ts';
 import { DATA_WORKER_NAME, installProbe, pageMark, waitForHook } from './app-probe.ts';
 
 const argsSchema = z.object({
@@ -27,8 +28,6 @@ const argsSchema = z.object({
   probe: z.coerce.number().int().min(0).max(50).default(2),
   out: z.string().min(1).default('/tmp/cold-profile'),
 });
-
-const ADMIN = { email: 'admin@demo.test', password: 'demo-password-1' };
 
 interface CpuProfile {
   nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number } }[];
@@ -281,13 +280,7 @@ async function main() {
     await browser.context.addInitScript({ content: PAGE_PROBE });
     const { page } = browser;
     log('first mirror');
-    await page.goto('/');
-    await page.getByLabel('Email').waitFor({ timeout: 60_000 });
-    await signIn(page, ADMIN.email, ADMIN.password, 600_000);
-    await waitForHook(page, 600_000);
-    await waitForSyncStatus(page, 'All changes synced', 1_800_000);
-    await waitForServiceWorkerControl(page);
-    await page.evaluate('window.__ledgerlineBench.api.matchingIds({})');
+    await mirrorAsAdmin(page);
     const times: number[] = [];
     for (let i = 0; i < args.runs; i++) {
       const probed = i >= args.runs - args.probe;

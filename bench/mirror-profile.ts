@@ -21,6 +21,7 @@ import { defaultBills } from '../server/seed/bills.ts';
 import { launchBrowser, signIn, type BrowserSession } from '../tests/support/browser.ts';
 import { installProbe, waitForHook } from './app-probe.ts';
 import { buildApp } from './build-app.ts';
+import { selfTimes, type CpuProfile } from './cpu-profile.ts';
 import { ADMIN } from './phases.ts';
 import { fetchMirrorRows, measureRawIdbPut } from './raw-idb.ts';
 import { workerCdp, type WorkerCdp } from './worker-cdp.ts';
@@ -35,13 +36,6 @@ const argsSchema = z.object({
   'no-floor': z.boolean().default(false),
 });
 
-interface CpuProfile {
-  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number } }[];
-  samples: number[];
-  timeDeltas: number[];
-  startTime: number;
-  endTime: number;
-}
 
 type Status = { progress: { loaded: number; total: number } | null; mirrored: boolean };
 
@@ -63,24 +57,6 @@ async function start(p: Profiler): Promise<void> {
   await p.send('Profiler.start');
 }
 
-/** Self time by function (name, file, line), largest first, and the profile's span. */
-function selfTimes(profile: CpuProfile): { spanMs: number; idleMs: number; top: { fn: string; ms: number }[] } {
-  const byNode = new Map<number, number>();
-  profile.samples.forEach((id, i) => byNode.set(id, (byNode.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
-  const byFn = new Map<string, number>();
-  let idle = 0;
-  for (const node of profile.nodes) {
-    const us = byNode.get(node.id);
-    if (!us) continue;
-    const f = node.callFrame;
-    if (f.functionName === '(idle)') idle += us;
-    const file = f.url.split('/').pop() ?? '';
-    const key = `${f.functionName || '(anonymous)'} ${file}:${f.lineNumber + 1}:${f.columnNumber + 1}`;
-    byFn.set(key, (byFn.get(key) ?? 0) + us);
-  }
-  const top = [...byFn].sort((a, b) => b[1] - a[1]).slice(0, 20).map(([fn, us]) => ({ fn, ms: Math.round(us / 1000) }));
-  return { spanMs: Math.round((profile.endTime - profile.startTime) / 1000), idleMs: Math.round(idle / 1000), top };
-}
 
 const TICKS_PER_S = 100;
 

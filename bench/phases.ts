@@ -8,13 +8,28 @@ import { bulkMarkPaid } from '../schema/api/calls-bill-bulk.ts';
 import { BULK_BILL_LIMIT } from '../schema/bill-rules.ts';
 import { BULK_CODE_MAX } from '../schema/constants.ts';
 import { apiSearch, type ApiClient } from '../tests/support/api.ts';
-import { CHROMIUM_PATH, signIn, waitForSyncStatus, type BrowserSession } from '../tests/support/browser.ts';
+import { CHROMIUM_PATH, signIn, waitForServiceWorkerControl, waitForSyncStatus, type BrowserSession } from '../tests/support/browser.ts';
 import {
   billStatusCount, billsWithStatusAt, bulkCode, matchingIds, mirrorCompleteAt, pageMark, waitForHook, type CountedCollection,
 } from './app-probe.ts';
 import type { Db } from './fixtures.ts';
 
 export const ADMIN = { email: 'admin@demo.test', password: 'demo-password-1' };
+
+/**
+ * The admin signs in on a fresh profile and the first mirror completes: "All changes synced", the
+ * service worker in control and the data worker's runtime answering (what the profiling benches
+ * start from before their offline reloads).
+ */
+export async function mirrorAsAdmin(page: Page): Promise<void> {
+  await page.goto('/');
+  await page.getByLabel('Email').waitFor({ timeout: 60_000 });
+  await signIn(page, ADMIN.email, ADMIN.password, 600_000);
+  await waitForHook(page, 600_000);
+  await waitForSyncStatus(page, 'All changes synced', 1_800_000);
+  await waitForServiceWorkerControl(page);
+  await page.evaluate('window.__ledgerlineBench.api.matchingIds({})');
+}
 
 export async function chromiumVersion(): Promise<string> {
   const b = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: ['--no-sandbox'] });
