@@ -19,6 +19,7 @@ import type { CDPSession } from 'playwright-core';
 import { z } from 'zod';
 import { startTestServer } from '../server/testing.ts';
 import { launchBrowser, waitForSyncStatus, type BrowserSession } from '../tests/support/browser.ts';
+import type { CpuProfile } from './cpu-profile.ts';
 import { mirrorAsAdmin } from './phases.ts';
 import { DATA_WORKER_NAME, installProbe, pageMark, waitForHook } from './app-probe.ts';
 
@@ -28,14 +29,6 @@ const argsSchema = z.object({
   probe: z.coerce.number().int().min(0).max(50).default(2),
   out: z.string().min(1).default('/tmp/cold-profile'),
 });
-
-interface CpuProfile {
-  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number } }[];
-  samples: number[];
-  timeDeltas: number[];
-  startTime: number;
-  endTime: number;
-}
 
 /** Evaluated in the data worker before its own script runs (it waits for the debugger). */
 const WORKER_PROBE = `(() => {
