@@ -253,7 +253,11 @@ describe('bill pay, end to end (issue 11)', () => {
     // The admin pays two of them in bulk, after the confirmation naming the total.
     const adminPage = await signedIn(ADMIN);
     await openSection(adminPage, 'Bills');
-    await adminPage.getByRole('tab', { name: 'Ready to pay (3)' }).click();
+    const readyTab = adminPage.getByRole('tab', { name: 'Ready to pay (3)' });
+    await readyTab.click();
+    // The selection belongs to the tab's list: a row checked before the tab is current would be
+    // cleared when it becomes so (the list's key changes), as on a slow machine.
+    await expect.poll(() => readyTab.getAttribute('aria-selected'), { timeout: 30_000 }).toBe('true');
     const ready = dataRows(adminPage, 'Bills');
     for (const n of ['INV-E2E-101', 'INV-E2E-102']) await ready.filter({ hasText: n }).getByRole('checkbox').check();
     const bar = adminPage.getByRole('region', { name: 'Selection' });

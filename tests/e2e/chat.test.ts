@@ -142,8 +142,9 @@ async function teamsPart(page: Page, employee: Awaited<ReturnType<typeof apiSign
   expect(await manager.call(openChatLink, { body: { token } })).toEqual({ path: `/approvals?open=${approval!.id}` });
   const forged = `${token.split('.')[0]}.${Buffer.alloc(32, 7).toString('base64url')}`;
   await expect(manager.call(openChatLink, { body: { token: forged } })).rejects.toThrow(/answered 404/);
-  expect((await server.db.query<{ provider: string; state: string }>(
-    "SELECT provider, state FROM chat_posts WHERE business_id = $1 AND provider = 'teams'", [server.businessId])).map((r) => r.state)).toEqual(['sent']);
+  // The receiver holds the post before the job records it as sent (its answer, then the row).
+  await expect.poll(async () => (await server.db.query<{ provider: string; state: string }>(
+    "SELECT provider, state FROM chat_posts WHERE business_id = $1 AND provider = 'teams'", [server.businessId])).map((r) => r.state), { timeout: 20_000 }).toEqual(['sent']);
 }
 
 describe('Slack and Teams, end to end', () => {
@@ -226,7 +227,9 @@ describe('Slack and Teams, end to end', () => {
     expect(JSON.stringify(post.body.blocks)).toContain('waiting for approval');
     const [link] = linksOf(post.body);
     expect(link).toMatch(new RegExp(`^${server.url}/chat-link\\?t=[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+$`));
-    expect((await server.db.query<{ state: string }>('SELECT state FROM chat_posts WHERE business_id = $1', [server.businessId])).map((r) => r.state)).toEqual(['sent']);
+    // The receiver holds the post before the job records it as sent (its answer, then the row).
+    await expect.poll(async () => (await server.db.query<{ state: string }>('SELECT state FROM chat_posts WHERE business_id = $1', [server.businessId])).map((r) => r.state), { timeout: 20_000 })
+      .toEqual(['sent']);
     // The channel hears it once, however many approvers it has: nothing more arrives.
     await chatJob.runNow();
     expect(hits).toHaveLength(2);
