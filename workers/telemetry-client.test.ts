@@ -45,4 +45,17 @@ describe('startBrowserTelemetry', () => {
     expect(JSON.stringify(errors)).not.toContain('hunter2');
     expect(JSON.stringify(errors)).not.toContain('eyJa.eyJb.c');
   });
+
+  it("does not report the browser's ResizeObserver loop notice, but an error of that text with an error object", async () => {
+    const errors: ErrorReportInput[] = [];
+    const win = fakeWindow('https://app.test/transactions');
+    startBrowserTelemetry({ sendTelemetry: async () => undefined, sendErrorReport: async (r) => void errors.push(r) }, win, createFakeClock());
+    win.fire('error', { message: 'ResizeObserver loop completed with undelivered notifications.', error: null });
+    win.fire('error', { message: 'ResizeObserver loop limit exceeded', error: null });
+    win.fire('error', { message: 'Script error.', error: null });
+    win.fire('error', { message: 'ResizeObserver loop limit exceeded', error: new Error('ResizeObserver loop limit exceeded') });
+    win.fire('pagehide', {});
+    await flush();
+    expect(errors.map((e) => e.message)).toEqual(['Script error.', 'ResizeObserver loop limit exceeded']);
+  });
 });

@@ -29,6 +29,7 @@ export function startBrowserTelemetry(
   });
   win.addEventListener('error', (e) => {
     const err = (e as ErrorEvent).error as unknown;
+    if (err === null && isResizeObserverNotice((e as ErrorEvent).message)) return;
     telemetry.reportError((e as ErrorEvent).message || String(err), win.location.href, errorDetails(err));
   });
   win.addEventListener('unhandledrejection', (e) => {
@@ -37,6 +38,16 @@ export function startBrowserTelemetry(
   });
   win.addEventListener('pagehide', () => void telemetry.unload());
   return telemetry;
+}
+
+/**
+ * The browser's note that a ResizeObserver callback changed layout and the new sizes wait for the
+ * next frame (an `error` event with no error object): not a failure. The shell's navigation fit
+ * renders inside its observer's callback on purpose (app-layout.tsx `useNavFit`), so each first
+ * screen raised one, and the server's error reports were mostly these.
+ */
+export function isResizeObserverNotice(message: string | undefined): boolean {
+  return message === 'ResizeObserver loop completed with undelivered notifications.' || message === 'ResizeObserver loop limit exceeded';
 }
 
 function errorDetails(err: unknown): Record<string, unknown> {
