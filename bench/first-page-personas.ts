@@ -94,7 +94,7 @@ async function workerMarks(page: Page): Promise<Timed[]> {
   const worker = await workerCdp(page);
   try {
     const names = JSON.stringify(Object.values(FIRST_PAGE_MARKS));
-    void names; const expression = `JSON.stringify(performance.getEntriesByType('mark').map((m) => [m.name, performance.timeOrigin + m.startTime]))`;
+    const expression = `JSON.stringify(${names}.flatMap((n) => performance.getEntriesByName(n, 'mark').map((m) => [n, performance.timeOrigin + m.startTime])))`;
     const { result } = await worker.send<{ result: { value: string } }>('Runtime.evaluate', { expression, returnByValue: true });
     return (JSON.parse(result.value) as [string, number][]).map(([n, t]) => ({ what: `worker: ${n.split(':').pop()}`, start: t, end: t }));
   } finally {
@@ -198,7 +198,6 @@ async function main(): Promise<void> {
       console.log(sweepRows.join('\n'));
     }
   } finally {
-    console.error('ERROR_REPORTS', JSON.stringify(await server.db.query('SELECT report FROM error_reports')));
     await server.close();
   }
 }

@@ -206,16 +206,13 @@ export async function openMirrorDatabase(opts: OpenOptions): Promise<MirrorDatab
     // counts only as the first page's fallback when the checkpoint keeps no count.
     allowSlowCount: true,
   });
-  (globalThis as any).performance?.mark?.('tmp:rxdb');
   const schemas = rxSchemas();
   await db.addCollections(
     Object.fromEntries(
       Object.entries(schemas).map(([name, schema]) => [name, { schema, migrationStrategies: MIGRATIONS[name] ?? dropRows(schema.version) }]),
     ) as unknown as Parameters<typeof db.addCollections>[0],
   );
-  (globalThis as any).performance?.mark?.('tmp:collections');
   await reconcileLayout(db);
-  (globalThis as any).performance?.mark?.('tmp:layout');
   return db;
 }
 

@@ -48,7 +48,6 @@ export class MirrorHost {
       },
       onError: (e) => hub.setError(e instanceof Error ? e.message : String(e)),
     });
-    (globalThis as any).performance?.mark?.('tmp:runtime');
     this.runtime = runtime;
     this.dbName = stored.db_name;
     hub.attach(runtime);
@@ -59,7 +58,6 @@ export class MirrorHost {
 
   /** This tab won the lock: run the sync engine until leadership ends or the mirror closes. */
   private lead(runtime: MirrorRuntime, signal: AbortSignal, dbName: string): void {
-    (globalThis as any).performance?.mark?.('tmp:lead');
     if (this.runtime !== runtime || signal.aborted) return;
     const { deps, hub, platform } = this.ctx;
     const engine = createSyncEngine({

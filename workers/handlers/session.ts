@@ -171,7 +171,6 @@ async function completeSignIn(
   // The new token is not stored yet: ask who it belongs to with a client bound to it.
   // …and, beside it, the identity's scopes (the picker, the "Acting for" bar's firm name; null until served).
   const [who, choices] = await Promise.all([ctx.boundTo(token).call(currentIdentity), readChoices(ctx.boundTo(token))]);
-  (globalThis as any).performance?.mark?.('tmp:identity');
   if (!who.ok) return { ok: false, error: who.error };
   // A token of another surface (issue 31) has no user or business: the main app cannot open it.
   const { user, business } = who.data;
@@ -195,10 +194,8 @@ async function completeSignIn(
   const stored: StoredBusinessSession = { token, session, db_name: dbName, expired: false, saved_at: ctx.deps.clock.now() };
   ctx.stored = stored;
   await ctx.deps.sessionStore.set(stored);
-  (globalThis as any).performance?.mark?.('tmp:stored');
   if (!ctx.host.runtime) await ctx.host.open(stored);
   else ctx.host.engine?.start(); // same user again: resume what the 401 paused
-  (globalThis as any).performance?.mark?.('tmp:opened');
   ctx.hub.setPhase(ctx.host.engine ? ctx.host.engine.status().phase : 'idle');
   ctx.stepUps.clear();
   void ctx.refreshFlagsNow();
