@@ -19,7 +19,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { devOutbox } from '../../schema/api/calls-identity.ts';
+import { waitForMail } from '../support/dev-outbox.ts';
 import { axeFindings } from '../support/axe.ts';
 import { launchBrowser, setNetwork, waitForServiceWorkerControl } from '../support/browser.ts';
 import { browser, printBrowserLogsOnFailure, server, useServerAndBrowser } from '../support/e2e-app.ts';
@@ -31,11 +31,7 @@ useServerAndBrowser({ transactions: 5, devOutbox: true }, 120_000, { viewport: {
 const PDF = { mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.7\n%application page\n') };
 
 async function mailTo(email: string, subject: string): Promise<string> {
-  const url = new URL(devOutbox.path, server.url);
-  url.searchParams.set('email', email);
-  const res = await fetch(url, { headers: { accept: 'application/json' } });
-  const { messages } = devOutbox.response.parse(await res.json());
-  return messages.find((x) => x.subject === subject)?.body ?? '';
+  return waitForMail(server.url, email, (messages) => messages.find((x) => x.subject === subject)?.body, `no mail "${subject}"`);
 }
 
 async function mailedCode(email: string): Promise<string> {

@@ -20,7 +20,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { devOutbox } from '../../schema/api/calls-identity.ts';
+import { waitForMail } from '../support/dev-outbox.ts';
 import { createBill } from '../../schema/api/calls-bills.ts';
 import { createTransfer } from '../../schema/api/calls-treasury.ts';
 import { checkLedger } from '../../server/ledger/check.ts';
@@ -49,13 +49,10 @@ const linkedRows = () => server.db.query<{ id: string; status: string; account_n
 
 /** The two micro-deposits (cents) of the newest "Verify your bank account" mail, as the development mailbox carries them. */
 async function mailedDeposits(email: string): Promise<[number, number]> {
-  const url = new URL(devOutbox.path, server.url);
-  url.searchParams.set('email', email);
-  const res = await fetch(url, { headers: { accept: 'application/json' } });
-  const { messages } = devOutbox.response.parse(await res.json());
-  const mail = messages.find((m) => m.subject === 'Verify your bank account');
-  const m = /deposits are 0\.(\d{2}) and 0\.(\d{2})/.exec(mail?.body ?? '');
-  if (!m) throw new Error(`no deposit amounts mailed to ${email}: ${JSON.stringify(messages.slice(0, 2))}`);
+  const m = await waitForMail(server.url, email, (messages) => {
+    const mail = messages.find((x) => x.subject === 'Verify your bank account');
+    return /deposits are 0\.(\d{2}) and 0\.(\d{2})/.exec(mail?.body ?? '') ?? undefined;
+  }, 'no deposit amounts mailed');
   return [Number(m[1]), Number(m[2])];
 }
 

@@ -12,13 +12,12 @@
  * verified by vendor, its bank change waiting and the W-9 it shares.
  */
 import { describe, expect, it } from 'vitest';
-import { devOutbox } from '../../schema/api/calls-identity.ts';
 import { createBill, payBillsNow } from '../../schema/api/calls-bills.ts';
 import { apiSignIn } from '../support/api.ts';
 import { axeFindings } from '../support/axe.ts';
 import { signIn } from '../support/browser.ts';
 import { expectNoHorizontalScroll } from '../support/phone-page.ts';
-import { mailedCode } from '../support/dev-outbox.ts';
+import { mailedCode, waitForMail } from '../support/dev-outbox.ts';
 import { browser, printBrowserLogsOnFailure, server, useServerAndBrowser } from '../support/e2e-app.ts';
 import { invoicePdf } from '../support/invoice-pdf.ts';
 import { approveThroughChain } from '../support/procurement-data.ts';
@@ -33,13 +32,8 @@ const PAGES = ['/vendor-portal', '/vendor-portal/profile', '/vendor-portal/payer
 useServerAndBrowser({ transactions: 5, devOutbox: true }, 180_000, { viewport: { width: 1280, height: 900 } });
 
 async function invitePath(email: string): Promise<string> {
-  const url = new URL(devOutbox.path, server.url);
-  url.searchParams.set('email', email);
-  const res = await fetch(url, { headers: { accept: 'application/json' } });
-  const { messages } = devOutbox.response.parse(await res.json());
-  const m = /https?:\/\/[^\s]+(\/vendor-portal\/invite#token=[A-Za-z0-9_-]+)/.exec(messages.map((x) => x.body).join('\n'));
-  if (!m) throw new Error(`no invitation mailed to ${email}`);
-  return m[1]!;
+  return waitForMail(server.url, email, (messages) =>
+    /https?:\/\/[^\s]+(\/vendor-portal\/invite#token=[A-Za-z0-9_-]+)/.exec(messages.map((x) => x.body).join('\n'))?.[1], 'no invitation mailed');
 }
 
 describe('vendor portal', () => {
