@@ -51,7 +51,7 @@ describe('startBrowserTelemetry', () => {
     const win = fakeWindow('https://app.test/transactions');
     startBrowserTelemetry({ sendTelemetry: async () => undefined, sendErrorReport: async (r) => void errors.push(r) }, win, createFakeClock());
     win.fire('error', { message: 'ResizeObserver loop completed with undelivered notifications.', error: null });
-    win.fire('error', { message: 'ResizeObserver loop limit exceeded', error: null });
+    win.fire('error', { message: 'ResizeObserver loop limit exceeded' });
     win.fire('error', { message: 'Script error.', error: null });
     win.fire('error', { message: 'ResizeObserver loop limit exceeded', error: new Error('ResizeObserver loop limit exceeded') });
     win.fire('pagehide', {});

@@ -29,7 +29,7 @@ export function startBrowserTelemetry(
   });
   win.addEventListener('error', (e) => {
     const err = (e as ErrorEvent).error as unknown;
-    if (err === null && isResizeObserverNotice((e as ErrorEvent).message)) return;
+    if ((err === null || err === undefined) && isResizeObserverNotice((e as ErrorEvent).message)) return;
     telemetry.reportError((e as ErrorEvent).message || String(err), win.location.href, errorDetails(err));
   });
   win.addEventListener('unhandledrejection', (e) => {
@@ -46,7 +46,7 @@ export function startBrowserTelemetry(
  * renders inside its observer's callback on purpose (app-layout.tsx `useNavFit`), so each first
  * screen raised one, and the server's error reports were mostly these.
  */
-export function isResizeObserverNotice(message: string | undefined): boolean {
+function isResizeObserverNotice(message: string | undefined): boolean {
   return message === 'ResizeObserver loop completed with undelivered notifications.' || message === 'ResizeObserver loop limit exceeded';
 }
 
