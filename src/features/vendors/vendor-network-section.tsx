@@ -78,9 +78,7 @@ export function VendorNetworkSection({ vendor, client, online, sensitive }: {
           <StatusPill tone={network.status === 'ACTIVE' ? 'ok' : 'neutral'}>{network.status === 'ACTIVE' ? 'Joined' : 'Invited'}</StatusPill>{' '}
           {network.verified_fields.map((f) => <StatusPill key={f} tone="ok">{`${FIELD_NAMES[f]}: Verified by vendor`}</StatusPill>)}
         </p>
-      ) : invited ? (
-        <p className="notice" role="status">Invitation sent to {invited}. The vendor joins from the link in that email.</p>
-      ) : (
+      ) : invited ? null : (
         <form className="stack" noValidate onSubmit={(e) => {
           e.preventDefault();
           void invite();
@@ -90,6 +88,7 @@ export function VendorNetworkSection({ vendor, client, online, sensitive }: {
           <Button type="submit" size="sm" loading={busy} disabled={!online || !email.trim()}>{online ? 'Invite to the vendor network' : 'Inviting needs a connection'}</Button>
         </form>
       )}
+      {invited && <p className="notice" role="status">Invitation sent to {invited}. The vendor joins from the link in that email.</p>}
       {proposal && (
         <div className="notice" role="note">
           <p><strong>{vendor.name} changed their details.</strong> Accept to use them for payments, or reject to keep yours.</p>
