@@ -1,4 +1,4 @@
-import { useCallback, useRef, useSyncExternalStore } from 'react';
+import { useCallback, useState, useSyncExternalStore } from 'react';
 
 /**
  * A minimal external store for app-wide state that React reads with useSyncExternalStore.
@@ -28,17 +28,25 @@ export function createStore<T extends object>(initial: T): Store<T> {
 }
 
 /**
- * Reads a slice of the store. The slice is cached per store state, so a selector that builds
- * a new object (e.g. progress numbers) does not make React see a change on every read.
+ * A reader of one slice that remembers its last answer: the same state read with the same
+ * selector answers the same value (so a selector that builds a new object does not make React
+ * see a change on every read); a new state, or a new selector (one that closes over props that
+ * changed), reads again. Keyed on the state alone, a selector whose props changed while the store
+ * did not kept answering what the old one saw (the first-mirror notice stayed hidden).
  */
-export function useStore<T, S>(store: Store<T>, select: (state: T) => S): S {
-  const cache = useRef<{ state: T; value: S } | null>(null);
-  const getSnapshot = useCallback(() => {
-    const state = store.get();
-    if (cache.current?.state === state) return cache.current.value;
+export function sliceReader<T, S>(): (state: T, select: (state: T) => S) => S {
+  let last: { state: T; select: (state: T) => S; value: S } | null = null;
+  return (state, select) => {
+    if (last?.state === state && last.select === select) return last.value;
     const value = select(state);
-    cache.current = { state, value };
+    last = { state, select, value };
     return value;
-  }, [store, select]);
+  };
+}
+
+/** Reads a slice of the store (`sliceReader`: cached per state and selector). */
+export function useStore<T, S>(store: Store<T>, select: (state: T) => S): S {
+  const [read] = useState(sliceReader<T, S>);
+  const getSnapshot = useCallback(() => read(store.get(), select), [read, store, select]);
   return useSyncExternalStore(store.subscribe, getSnapshot, getSnapshot);
 }
