@@ -5,7 +5,7 @@
  * Seeds the demo business as the main benchmark does (N transactions, N / 5 reimbursements and
  * bills, receipts) on PGlite, or with `--pg` on a fresh PostgreSQL database (PG_TEST_URL), then for
  * each demo persona (owner, admin, manager, employee), `--runs` times:
- * - `first_page_api_ms`: sign-in → the walk's first page (1,000 rows, the puller's floor: issue 33)
+ * - `first_page_api_ms`: sign-in → the walk's first page (FIRST_WALK_PAGE rows: issue 33)
  *   answered, as a fresh device asks it, over HTTP; beside it the feed page alone (`feed_page_ms`),
  *   the same page at the full batch (`feed_page_batch_ms`, 2,000 rows: what a device asked before)
  *   and the transactions list's first keyset page (`list_page_ms`, 50 rows newest first); the first
@@ -19,7 +19,7 @@
 import { parseArgs } from 'node:util';
 import { ID_TOKEN_HEADER } from '../schema/api/scopes.ts';
 import { SYNC_BATCH_DEFAULT } from '../schema/constants.ts';
-import { MIN_BATCH } from '../sync/puller.ts';
+import { FIRST_WALK_PAGE } from '../sync/puller.ts';
 import { DEFAULT_PG_ADMIN_URL, startTestServer, type TestServer } from '../server/testing.ts';
 import { defaultBills } from '../server/seed/bills.ts';
 import { defaultReimbursements } from '../server/seed/reimbursements.ts';
@@ -53,8 +53,8 @@ async function apiFirstPage(server: TestServer, email: string): Promise<Sample> 
   const t0 = performance.now();
   const api = await apiSignIn(url, email, DEMO_PASSWORD);
   const t1 = performance.now();
-  // The walk's first page as a fresh device asks it (sync/puller-reducer.ts queryOf: the batch floor).
-  const page = await feedPage(url, api.token, MIN_BATCH, email);
+  // The walk's first page as a fresh device asks it (sync/puller-reducer.ts firstWalkQuery).
+  const page = await feedPage(url, api.token, FIRST_WALK_PAGE, email);
   const t2 = performance.now();
   if (page.changes.length === 0) throw new Error(`${email}: an empty first page`);
   console.error(`[first-page]   ${email} first page: ${composition(page.changes)}`);

@@ -4,6 +4,7 @@ import type {
 import { createHttpClient, type HttpClient, type Platform } from './http.ts';
 import { createOutbox } from './outbox.ts';
 import { createPuller, terminal, type LiveEnd, type Puller, type PullerEvent } from './puller.ts';
+import type { EarlyFirstPage } from './first-page.ts';
 import { initialEngineState, reduceEngine, type EngineEvent } from './phase.ts';
 
 export interface SyncEngineOptions {
@@ -27,6 +28,8 @@ export interface SyncEngineOptions {
   leader?: boolean;
   /** This device's id (issue 24): sent as X-Ledgerline-Device with every write. */
   device?: () => string | null | undefined;
+  /** Issue 33: a fresh mirror's first page asked before the engine existed (sync/first-page.ts). */
+  firstPage?: EarlyFirstPage;
 }
 
 export interface SyncEngine {
@@ -63,6 +66,7 @@ export function createSyncEngine(opts: SyncEngineOptions): SyncEngine {
   const puller = createPuller({
     http, clock: opts.clock, store: opts.mirror, onEvent: onPullerEvent,
     ...(opts.batchSize ? { batchSize: opts.batchSize } : {}),
+    ...(opts.firstPage ? { firstPage: opts.firstPage } : {}),
   });
   const outbox = createOutbox({
     store: opts.outboxStore, http, optimistic: opts.optimistic, clock: opts.clock, session,

@@ -14,7 +14,8 @@ export {
   createOutbox, createOutboxEntry, transition, classifyOutcome, nextEligible, countEntries, idempotencyKeyOf,
   InvalidTransitionError, type Outbox, type OutboxOptions, type OutboxEvent, type OutboxCounts,
 } from './outbox.ts';
-export { createPuller, MIN_BATCH, type Puller, type PullerEvent, type PullResult, type LiveEnd } from './puller.ts';
+export { createPuller, MIN_BATCH, startsWalk, type Puller, type PullerEvent, type PullResult, type LiveEnd } from './puller.ts';
+export { askFirstPage, type EarlyFirstPage } from './first-page.ts';
 export { reduceEngine, initialEngineState, type EngineEvent, type EngineState } from './phase.ts';
 export { createSseParser, readSse, type SseEvent, type SseItem } from './sse.ts';
 export { decodeTokenClaims, tokenScopes, type ClientClaims } from './token.ts';

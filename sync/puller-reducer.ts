@@ -82,7 +82,19 @@ export const MIN_BATCH = 1_000;
 export const queryOf = (a: Ask, limit: number): FeedQuery =>
   a.kind === 'forward'
     ? { after: a.after, limit }
-    : a.cursor === null ? { backfill: true, limit: Math.min(limit, MIN_BATCH) } : { backfill: true, limit, ...a.cursor };
+    : a.cursor === null ? firstWalkQuery(limit) : { backfill: true, limit, ...a.cursor };
+
+/** The rows a walk's first page asks for (issue 33; sizes measured in docs/performance.md). */
+export const FIRST_WALK_PAGE = MIN_BATCH;
+
+/** A fresh mirror's first ask (the walk's first page), at a puller batch of `limit`: what an early ask must match (sync/first-page.ts). */
+export const firstWalkQuery = (limit: number): FeedQuery => ({ backfill: true, limit: Math.min(limit, FIRST_WALK_PAGE) });
+
+/** Whether two asks name the same page (an early first page is taken only for the page asked). */
+export const sameQuery = (a: FeedQuery, b: FeedQuery): boolean => {
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  return [...keys].every((k) => (a as Record<string, unknown>)[k] === (b as Record<string, unknown>)[k]);
+};
 
 /** A walk's page that says there is more must have moved its cursor down (else it would loop forever). */
 function walkAdvanced(prev: BackfillCursor | null, next: BackfillCursor, sent: number): boolean {
@@ -91,6 +103,9 @@ function walkAdvanced(prev: BackfillCursor | null, next: BackfillCursor, sent: n
   const rank = (c: BackfillCursor) => BACKFILL_STAGES.indexOf(c.stage);
   return rank(next) > rank(prev) || (rank(next) === rank(prev) && next.before < prev.before);
 }
+
+/** Whether a pull from `cp` starts a fresh walk (its first ask is `firstWalkQuery`): nothing stored yet, no walk to resume. */
+export const startsWalk = (cp: PullCheckpoint): boolean => !cp.backfill && cp.mirrored !== true && cp.seq === 0;
 
 /**
  * A pull from the stored checkpoint. A first mirror walks the feed newest first (`backfill`: what
@@ -105,7 +120,7 @@ export function startPull(cp: PullCheckpoint, limit: number): Step<PullState, Pu
   const loaded = initial ? (cp.first?.loaded ?? 0) : 0;
   const ask: Ask = cp.backfill
     ? { kind: 'backfill', cursor: cp.backfill }
-    : initial && cp.seq === 0 ? { kind: 'backfill', cursor: null } : { kind: 'forward', after: cp.seq };
+    : startsWalk(cp) ? { kind: 'backfill', cursor: null } : { kind: 'forward', after: cp.seq };
   const effects: PullEffect[] = [{ type: 'emit', event: { type: 'pull_started', initial } }];
   if (initial && total !== null) effects.push({ type: 'emit', event: { type: 'progress', loaded, total: Math.max(total, loaded) } });
   effects.push({ type: 'fetch', query: queryOf(ask, limit) });

@@ -6,10 +6,11 @@ import type { HttpClient, HttpResult } from './http.ts';
 import { callWithRetry } from './retry.ts';
 import { readSse } from './sse.ts';
 import { FIRST_PAGE_MARKS, markFirstPage } from './first-page-marks.ts';
+import type { EarlyFirstPage, FeedAnswer } from './first-page.ts';
 import { IDLE, nextLoopState, type LoopEvent, type LoopState } from './loop-state.ts';
 import {
   MIN_BATCH, initialLive, reduceLive, reducePull, startPull, terminal,
-  type LiveEnd, type LiveEvent, type PullerEvent, type PullFailure, type PullResult,
+  type FeedQuery, type LiveEnd, type LiveEvent, type PullerEvent, type PullFailure, type PullResult,
 } from './puller-reducer.ts';
 
 export * from './puller-reducer.ts';
@@ -28,6 +29,11 @@ export interface PullerOptions {
   idleTimeoutMs?: number;
   /** 0..1; spreads reconnects of many clients after a server restart. Tests pass () => 1. */
   random?: () => number;
+  /**
+   * Issue 33: a fresh mirror's first page already asked (sync/first-page.ts). Offered to the
+   * puller's first ask only: taken when it is that page, dropped otherwise.
+   */
+  firstPage?: EarlyFirstPage;
 }
 
 export interface Puller {
@@ -57,7 +63,16 @@ export function createPuller(opts: PullerOptions): Puller {
   /** The newest live run: an older one still winding down (aborted) must not set the state. */
   let liveRun = 0;
 
-  const pullOnce = (signal: AbortSignal | undefined) => runPull(opts, limit, signal, (seq) => void (checkpoint = seq));
+  let early = opts.firstPage ?? null;
+  const ask = (query: FeedQuery, signal: AbortSignal | undefined): Promise<FeedAnswer> => {
+    const offered = early;
+    early = null;
+    const taken = offered?.take(query, signal);
+    const asked = () => callWithRetry(opts.http, opts.clock, syncChanges, { query, signal });
+    // A failed early answer is forgotten: the page is asked as always (with the retry rule).
+    return taken ? taken.then((res) => (res.ok || res.kind === 'aborted' ? res : asked())) : asked();
+  };
+  const pullOnce = (signal: AbortSignal | undefined) => runPull(opts, limit, ask, signal, (seq) => void (checkpoint = seq));
 
   function failed(failure: PullFailure): PullResult {
     emit({ type: 'pull_failed', failure });
@@ -93,6 +108,11 @@ export function createPuller(opts: PullerOptions): Puller {
     // A new run: resume what an earlier one left paused (a 401 before this sign-in).
     step({ type: 'resume' });
     step({ type: 'start' });
+    // Issue 33: a fresh mirror's first page, asked early, is taken now rather than after the
+    // stream has opened (on PGlite the stream's open queues behind the feed's statements). The
+    // loop's catch-up below joins this pull and runs it once more when it ends, from after the
+    // stream opened, so nothing written meanwhile goes unpulled.
+    if (early?.pending) void pull(signal);
     const end = await follows(signal, step);
     step(end.reason === 'aborted' ? { type: 'stop' } : { type: 'pause', reason: end.reason });
     return end;
@@ -148,7 +168,8 @@ export function createPuller(opts: PullerOptions): Puller {
 
 /** One pull, as `startPull` / `reducePull` (puller-reducer.ts) decide it, page by page. */
 async function runPull(
-  opts: PullerOptions, limit: number, signal: AbortSignal | undefined, stored: (seq: number) => void,
+  opts: PullerOptions, limit: number, ask: (query: FeedQuery, signal: AbortSignal | undefined) => Promise<FeedAnswer>,
+  signal: AbortSignal | undefined, stored: (seq: number) => void,
 ): Promise<PullResult> {
   const cp = await opts.store.getCheckpoint();
   stored(cp.seq);
@@ -177,7 +198,7 @@ async function runPull(
         case 'fetch':
           firstOfWalk = 'backfill' in effect.query && effect.query.top === undefined;
           if (firstOfWalk) markFirstPage(FIRST_PAGE_MARKS.asked);
-          inflight = callWithRetry(opts.http, opts.clock, syncChanges, { query: effect.query, signal });
+          inflight = ask(effect.query, signal);
           inflight.catch(() => undefined); // a prefetch abandoned after a store failure must not go unhandled
           break;
         case 'settle': await settle(); break;

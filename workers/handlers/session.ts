@@ -9,7 +9,7 @@ import type { OtherSurfaceClaim } from '../../schema/api/scopes.ts';
 import { ssoComplete as ssoCompleteCall } from '../../schema/api/calls-sso.ts';
 import { errorBody } from '../../schema/errors.ts';
 import { tokenWaitMs, type Platform } from '../../schema/platform.ts';
-import { decodeTokenClaims, isFullyScoped, tokenScopes, waitForFullToken, type HttpResult } from '../../sync/index.ts';
+import { decodeTokenClaims, isFullyScoped, tokenScopes, waitForFullToken, type ApiError, type HttpResult } from '../../sync/index.ts';
 import type { BusinessSessionInfo, SessionApi, SessionInfo, SignInResult, SwitchBusinessResult } from '../api.ts';
 import { businessChoices } from '../business-choices.ts';
 import { isBusinessSession } from '../contracts/session.ts';
@@ -168,15 +168,23 @@ async function completeSignIn(
   // Issue 31: the token names its surface; only the main app's has a spend user and a mirror.
   const surface = tokenSurface(token);
   if (surface.kind !== 'BUSINESS') return completeSurfaceSignIn(ctx, token, surface, mfaEnabled, email);
+  // Issue 33: the mirror the token names opens (and a fresh one's first feed page is asked) while
+  // identity is asked; it becomes the session's only below, once identity agrees and the session is stored.
+  const named = tokenMirror(token);
+  if (named && !ctx.host.runtime) ctx.host.prepare(named.name, named.actor, ctx.boundTo(token));
+  const failed = (error: ApiError): SignInResult => {
+    ctx.host.unprepare();
+    return { ok: false, error };
+  };
   // The new token is not stored yet: ask who it belongs to with a client bound to it.
   // …and, beside it, the identity's scopes (the picker, the "Acting for" bar's firm name; null until served).
   const [who, choices] = await Promise.all([ctx.boundTo(token).call(currentIdentity), readChoices(ctx.boundTo(token))]);
-  if (!who.ok) return { ok: false, error: who.error };
+  if (!who.ok) return failed(who.error);
   // A token of another surface (issue 31) has no user or business: the main app cannot open it.
   const { user, business } = who.data;
-  if (!user || !business) return { ok: false, error: errorBody('SURFACE_7001').error_v2 };
+  if (!user || !business) return failed(errorBody('SURFACE_7001').error_v2);
   if (expectUserId && user.id !== expectUserId) {
-    return { ok: false, error: { message: 'Sign in again with the same account to keep your unsynced changes.', error_code: 'AUTH_7003' } };
+    return failed({ message: 'Sign in again with the same account to keep your unsynced changes.', error_code: 'AUTH_7003' });
   }
   const claims = decodeTokenClaims(token);
   const session: BusinessSessionInfo = {
@@ -240,6 +248,15 @@ async function switchWith(
   return { ok: true, session: done.session, left_behind };
 }
 
+/** The mirror a business token names (its business and spend user, read unverified: identity confirms them), or null. */
+function tokenMirror(token: string): { name: string; actor: { user_id: string; business_id: string } } | null {
+  const claims = decodeTokenClaims(token);
+  const businessId = claims?.business_id;
+  const userId = claims?.ramp_user_uuid;
+  if (typeof businessId !== 'string' || typeof userId !== 'string' || !businessId || !userId) return null;
+  return { name: mirrorDbName(businessId, userId), actor: { user_id: userId, business_id: businessId } };
+}
+
 const emailOf = (session: SessionInfo): string | null => (isBusinessSession(session) ? session.user.email : session.email);
 
 /**
@@ -265,6 +282,7 @@ async function reauthenticateSurface(
 async function forgetLocally(ctx: WorkerContext): Promise<void> {
   ctx.pendingMfa = null;
   ctx.stepUps.clear();
+  ctx.host.unprepare();
   // Unsent edits keep the mirror on the device until that user signs in again and they are
   // delivered; a mirror with nothing pending is deleted, so no spend data stays behind.
   await ctx.host.close(true);
