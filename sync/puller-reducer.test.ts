@@ -33,6 +33,16 @@ describe('startPull / reducePull (one pull, page by page)', () => {
     expect(last.effects.at(-1)).toEqual({ type: 'end', result: { ok: true, checkpoint: 12 } });
   });
 
+  it('a fresh walk stores its first page before asking the next (issue 33); later pages are asked before storing', () => {
+    const start = startPull({ seq: 0, epoch: null }, LIMIT).state;
+    const cursor = (before: number) => ({ top: 10, stage: 'queried' as const, before });
+    const first = reducePull(start, { type: 'page', page: page(7, 3, { has_more: true, total: 9, backfill: cursor(8) }), status: 200 });
+    expect(kinds(first.effects)).toEqual(['emit:progress', 'store', 'settle', 'fetch']);
+    expect(first.effects.at(-1)).toEqual({ type: 'fetch', query: { backfill: true, limit: LIMIT, ...cursor(8) } });
+    const second = reducePull(first.state, { type: 'page', page: page(4, 3, { has_more: true, backfill: cursor(5) }), status: 200 });
+    expect(kinds(second.effects)).toEqual(['fetch', 'store']);
+  });
+
   it('a new visibility epoch resets the mirror and walks again from the top', () => {
     const start = startPull({ seq: 7, epoch: 'e1', mirrored: true }, LIMIT).state;
     const step = reducePull(start, { type: 'page', page: page(7, 3, { visibility_epoch: 'e2' }), status: 200 });

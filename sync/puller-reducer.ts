@@ -164,8 +164,12 @@ export function reducePull(s: PullState, event: PullEvent): Step<PullState, Pull
     ? page.has_more ? { kind: 'backfill', cursor: walk } : { kind: 'forward', after: page.checkpoint }
     : page.has_more ? { kind: 'forward', after: page.checkpoint } : null;
   // Ask for the next page before writing this one: the server, the wire and IndexedDB then work
-  // at the same time (the feed is keyed by seq or by the walk's cursor, not by the write).
-  if (next) effects.push({ type: 'fetch', query: queryOf(next, s.limit) });
+  // at the same time (the feed is keyed by seq or by the walk's cursor, not by the write). Not
+  // after a walk's first page (issue 33): the first rows a person waits for are written first,
+  // without the next page's parse on the worker's thread and its query ahead of the shell's
+  // requests on the server; asked once they are stored (one page's wait in a whole first mirror).
+  const firstRows = walk !== null && asked === null;
+  if (next && !firstRows) effects.push({ type: 'fetch', query: queryOf(next, s.limit) });
   loaded += page.changes.length;
   // The first mirror is complete with the forward pull's last page (stored with it); until
   // then the progress is stored too, so a resumed first mirror goes on counting from there.
@@ -178,6 +182,7 @@ export function reducePull(s: PullState, event: PullEvent): Step<PullState, Pull
   // Told as soon as the batch is stored (issue 25); batches are stored in order, so it only grows.
   const progress = s.initial && total !== null ? { type: 'progress' as const, loaded, total: Math.max(total, loaded) } : null;
   effects.push({ type: 'store', changes: page.changes, checkpoint: stored, progress });
+  if (next && firstRows) effects.push({ type: 'settle' }, { type: 'fetch', query: queryOf(next, s.limit) });
   const state: PullState = { ...s, epoch: stored.epoch, seq: stored.seq, total, loaded, ask: next ?? ask };
   if (next) return { state, effects };
   effects.push({ type: 'settle' }, { type: 'emit', event: { type: 'pull_succeeded', checkpoint: stored.seq } });
