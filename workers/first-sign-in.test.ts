@@ -1,8 +1,5 @@
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
-import { businessSchema } from '../schema/entities/business.ts';
-import { identitySchema } from '../schema/entities/identity.ts';
-import { spendUserSchema } from '../schema/entities/spend-user.ts';
 import { errorBody } from '../schema/errors.ts';
 import { createFakeClock, fakeToken, flush, jsonResponse } from '../sync/testing.ts';
 import type { Transport } from '../sync/ports.ts';
@@ -11,20 +8,14 @@ import { mirrorDbName, mirrorStorage } from './db.ts';
 import { soleLeader } from './leader.ts';
 import { mirrorOnDisk } from './mirror-host.ts';
 import { SessionStore } from './session-store.ts';
-import { BUSINESS_ID, makeTransactions, makeUser, seedMirrorDb, testUuid } from './test-fixtures.ts';
+import { BUSINESS_ID, makeTransactions, seedMirrorDb, signedInAdmin, testUuid } from './test-fixtures.ts';
 
 /**
  * Issue 33: a first sign-in asks its mirror's first feed page while identity is asked (the token
  * names the business and user), and the sync engine stores that answer instead of asking again;
  * a mirror already holding rows, or a sign-in that fails, asks nothing early.
  */
-const USER = spendUserSchema.parse({
-  ...makeUser(1, 'Ada', 'Lovelace', { role: 'BUSINESS_ADMIN' }),
-  business_id: BUSINESS_ID, external_firm: null, has_finished_onboarding: true, is_business_locked: false,
-  user_permissions: [], payroll_currency: null, has_accepted_cardholder_agreement: true, impersonator: null,
-  acting_user_is_in_reporting_chain: false, external_firm_role: null,
-});
-const BUSINESS = businessSchema.parse({ id: BUSINESS_ID, name: 'Alpha', currency: 'USD', status: 'ACTIVE', created_at: '2024-01-01T00:00:00.000Z' });
+const { user: USER, business: BUSINESS, identity: IDENTITY } = signedInAdmin();
 const TOKEN = fakeToken(['default'], { sub: testUuid(8, 1), business_id: BUSINESS_ID, ramp_user_uuid: USER.id });
 const [ROW] = makeTransactions(1, 4);
 const TOP = 50;
@@ -51,11 +42,7 @@ function server(opts: { identity?: 'answers' | 'refuses'; holdFeed?: boolean } =
       case '/v1/auth/identity': {
         await identityHeld;
         if (opts.identity === 'refuses') return jsonResponse(403, errorBody('SURFACE_7001'));
-        const identity = identitySchema.parse({
-          id: testUuid(8, 1), email: USER.email, spend_users: [USER], external_firm_user: null, external_firm_applicant: null,
-          financing_application_users: [], identity_ofac_status: null,
-        });
-        return jsonResponse(200, { identity, user: USER, business: BUSINESS, businesses: [{ id: BUSINESS_ID, name: 'Alpha' }] });
+        return jsonResponse(200, { identity: IDENTITY, user: USER, business: BUSINESS, businesses: [{ id: BUSINESS_ID, name: BUSINESS.name }] });
       }
       case '/v1/auth/sync/changes':
         // Held: answers nothing until the request is aborted.
